@@ -1,0 +1,195 @@
+package io.hybridconnector;
+
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.hybridconnector.endpoint.HybridEndpoint;
+import io.hybridconnector.loop.LoopCounters;
+
+import org.apache.coyote.http11.AbstractHttp11Protocol;
+import org.apache.juli.logging.Log;
+import org.apache.juli.logging.LogFactory;
+
+/**
+ * HTTP/1.1 on a same-thread endpoint: the thread that finds a connection readable reads the request, runs the
+ * servlet through Tomcat's adapter and writes the response; a request that blocks moves nothing but the event loop,
+ * and only once it really blocks. Install by copying the jar into {@code $CATALINA_BASE/lib} and setting
+ * {@code protocol="io.hybridconnector.HybridHttp11Protocol"} on a {@code <Connector>}.
+ * <p>
+ * {@code threads} is the one setting an operator needs. Tomcat's attribute names keep their meaning; an attribute
+ * that cannot apply to this threading model stops start-up with a message that names it and what to use instead.
+ */
+public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> {
+
+    private static final Log log = LogFactory.getLog(HybridHttp11Protocol.class);
+
+    /** Attributes set in server.xml that this connector cannot honour, reported together at init. */
+    private final List<String> configurationErrors = new ArrayList<>();
+
+    public HybridHttp11Protocol() {
+        super(new HybridEndpoint());
+        // Tomcat's HTTP/1.1 default is 100; an idle keep-alive connection costs us nothing, so do not cut it.
+        setMaxKeepAliveRequests(-1);
+    }
+
+    private HybridEndpoint endpoint() {
+        return (HybridEndpoint) getEndpoint();
+    }
+
+    // ------------------------------------------------------------------ the one parameter
+
+    /** @return how many requests may run at once, blocked ones included (idle connections hold no thread) */
+    public int getThreads() {
+        return getMaxThreads();
+    }
+
+    public void setThreads(int threads) {
+        if (threads < 1) {
+            configurationErrors.add("threads=\"" + threads + "\": must be a positive number of threads (default " +
+                    HybridEndpoint.DEFAULT_THREADS + " on this machine)");
+            return;
+        }
+        setMaxThreads(threads);
+    }
+
+    // ------------------------------------------------------------------ advanced settings
+
+    /** @return the number of event loops (selectors), by default one per CPU */
+    public int getLoops() {
+        return endpoint().getLoops();
+    }
+
+    public void setLoops(int loops) {
+        if (loops < 1) {
+            configurationErrors.add("loops=\"" + loops + "\": must be 1 or more (default: one per CPU core)");
+            return;
+        }
+        endpoint().setLoops(loops);
+    }
+
+    /** @return how long a waiting request may hold an event loop before the loop moves to another thread */
+    public long getBlockedHandOffMillis() {
+        return endpoint().getBlockedHandOffMillis();
+    }
+
+    public void setBlockedHandOffMillis(long millis) {
+        if (millis < 1 || millis > 1000) {
+            configurationErrors.add("blockedHandOffMillis=\"" + millis + "\": accepted values are 1 to 1000 (ms)");
+            return;
+        }
+        endpoint().setBlockedHandOffMillis(millis);
+    }
+
+    // ------------------------------------------------------------------ attributes that cannot apply
+
+    public void setUseVirtualThreads(boolean useVirtualThreads) {
+        if (useVirtualThreads) {
+            configurationErrors.add("useVirtualThreads=\"true\": HybridHttp11Protocol runs requests on its event " +
+                    "loops and moves a request to another thread only when it blocks; remove the attribute and " +
+                    "size the connector with threads=\"N\"");
+        }
+    }
+
+    public void setUseAsyncIO(boolean useAsyncIO) {
+        if (useAsyncIO) {
+            configurationErrors.add("useAsyncIO=\"true\": not offered by HybridHttp11Protocol; remove the attribute");
+        }
+    }
+
+    public void setPollerThreadCount(int count) {
+        configurationErrors.add("pollerThreadCount: there is no poller thread in HybridHttp11Protocol; " +
+                "use loops=\"N\" (event loops, default one per CPU core)");
+    }
+
+    public void setPollerThreadPriority(int priority) {
+        configurationErrors.add("pollerThreadPriority: there is no poller thread in HybridHttp11Protocol; " +
+                "remove the attribute");
+    }
+
+    public void setSelectorTimeout(long timeout) {
+        configurationErrors.add("selectorTimeout: NIO-only; HybridHttp11Protocol's loops wake on events and " +
+                "timeouts; remove the attribute");
+    }
+
+    @Override
+    public void setSSLEnabled(boolean sslEnabled) {
+        if (sslEnabled) {
+            configurationErrors.add("SSLEnabled=\"true\": TLS is not supported by HybridHttp11Protocol yet; " +
+                    "use protocol=\"org.apache.coyote.http11.Http11NioProtocol\" for TLS connectors");
+        }
+    }
+
+    @Override
+    public void setUseSendfile(boolean useSendfile) {
+        if (useSendfile) {
+            configurationErrors.add("useSendfile=\"true\": sendfile is not supported by HybridHttp11Protocol " +
+                    "yet; remove the attribute (static files are written from memory-mapped buffers by Tomcat)");
+        }
+    }
+
+    // ------------------------------------------------------------------ counters
+
+    /** @return requests moved off an event loop because they blocked (stall detector and socket waits) */
+    public long getHandOffs() {
+        return counters().getHandOffs();
+    }
+
+    /** @return requests and events run inline by an event loop's leader */
+    public long getRequestsInline() {
+        return counters().getInlineRuns();
+    }
+
+    public long getSocketWaits() {
+        return counters().getSocketWaits();
+    }
+
+    public long getCrossThreadTasks() {
+        return counters().getCrossThreadTasks();
+    }
+
+    /** @return the connector's threads: loop leaders, requests that blocked, and parked threads */
+    public int getEndpointThreadCount() {
+        return endpoint().getCurrentThreadCount();
+    }
+
+    public LoopCounters counters() {
+        return endpoint().counters();
+    }
+
+    public void resetCounters() {
+        counters().reset();
+    }
+
+    // ------------------------------------------------------------------ lifecycle
+
+    @Override
+    public void init() throws Exception {
+        if (!configurationErrors.isEmpty()) {
+            throw new IllegalArgumentException("HybridHttp11Protocol cannot start with this configuration: " +
+                    String.join("; ", configurationErrors));
+        }
+        super.init();
+        log.info(effectiveSettings());
+    }
+
+    /** One line with every setting that shapes the connector's behaviour, logged once at start. */
+    String effectiveSettings() {
+        return "HybridHttp11Protocol [" + getName() + "] threads=" + getThreads() + " loops=" + getLoops() +
+                " (cores=" + Runtime.getRuntime().availableProcessors() + ") maxConnections=" +
+                getMaxConnections() + " connectionTimeout=" + getConnectionTimeout() + "ms keepAliveTimeout=" +
+                (getKeepAliveTimeout() < 0 ? "infinite" : getKeepAliveTimeout() + "ms") + " maxKeepAliveRequests=" +
+                getMaxKeepAliveRequests() + " blockedHandOffMillis=" + getBlockedHandOffMillis() +
+                " maxHttpHeaderSize=" + getMaxHttpHeaderSize() + " compression=" + getCompression();
+    }
+
+    @Override
+    protected Log getLog() {
+        return log;
+    }
+
+    @Override
+    protected String getNamePrefix() {
+        return "http-hybrid";
+    }
+}

@@ -1,0 +1,409 @@
+package io.hybridconnector.endpoint;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+import io.hybridconnector.loop.EventLoop;
+import io.hybridconnector.loop.LoopCounters;
+import io.hybridconnector.loop.LoopThreadPool;
+import io.hybridconnector.loop.StallDetector;
+
+import org.apache.juli.logging.Log;
+import org.apache.juli.logging.LogFactory;
+import org.apache.tomcat.util.collections.SynchronizedStack;
+import org.apache.tomcat.util.net.AbstractEndpoint;
+import org.apache.tomcat.util.net.SSLHostConfig;
+import org.apache.tomcat.util.net.SocketBufferHandler;
+import org.apache.tomcat.util.net.SocketEvent;
+import org.apache.tomcat.util.net.SocketProcessorBase;
+import org.apache.tomcat.util.net.SocketWrapperBase;
+
+/**
+ * The endpoint: binds the server socket, accepts connections with Tomcat's {@code Acceptor}, gives each to the
+ * least-loaded {@link EventLoop}, and routes the events Tomcat raises ({@link #processSocket}) to the connection's
+ * loop. All request work happens on the loops' leaders; see {@link EventLoop} for the threading.
+ * <p>
+ * Threads: lifecycle methods run on Tomcat's lifecycle thread; {@link #setSocketOptions} and
+ * {@link #countUpOrAwaitConnection} on the acceptor; {@link #processSocket} on any thread.
+ */
+public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel> {
+
+    private static final Log log = LogFactory.getLog(HybridEndpoint.class);
+
+    /** Default for {@code threads}: enough for requests that block on JDBC or remote calls; idle ones hold none. */
+    public static final int DEFAULT_THREADS = Math.max(64, 16 * Runtime.getRuntime().availableProcessors());
+
+    private volatile ServerSocketChannel serverSocket;
+    /** The acceptor waits for clients here, so that it can tell when one is waiting at maxConnections. */
+    private Selector acceptSelector;
+    private EventLoop[] loops = new EventLoop[0];
+    private LoopThreadPool pool;
+    private StallDetector detector;
+    private final LoopCounters counters = new LoopCounters();
+    private final SynchronizedStack<SocketBufferHandler> bufferPool = new SynchronizedStack<>();
+
+    private int loopCount = Runtime.getRuntime().availableProcessors();
+    private long blockedHandOffMillis = 5;
+    private int nextLoop;
+
+    public HybridEndpoint() {
+        setMaxThreads(DEFAULT_THREADS);
+        // Idle keep-alive connections hold no thread and no buffers: nothing to time out.
+        setKeepAliveTimeout(-1);
+        setMaxKeepAliveRequests(-1);
+        setUseSendfile(false);
+        // Tomcat's vectored async I/O (NIO2-style completion handlers) is not offered; HTTP/1.1 does not need it.
+        setUseAsyncIO(false);
+        // Catalina hands a large body over in 8 KB slices. Collecting them in a 64 KB direct buffer costs the one
+        // copy the JDK would make anyway (it copies heap buffers to a temporary direct buffer on every write) and
+        // lets a 10 KB response leave in one write() and a 100 KB one in two. Only requests in progress hold it.
+        socketProperties.setAppWriteBufSize(64 * 1024);
+        socketProperties.setDirectBuffer(true);
+    }
+
+    // ------------------------------------------------------------------ settings
+
+    public int getLoops() {
+        return loopCount;
+    }
+
+    public void setLoops(int loops) {
+        this.loopCount = loops;
+    }
+
+    public long getBlockedHandOffMillis() {
+        return blockedHandOffMillis;
+    }
+
+    public void setBlockedHandOffMillis(long millis) {
+        this.blockedHandOffMillis = millis;
+    }
+
+    public LoopCounters counters() {
+        return counters;
+    }
+
+    @Override
+    public void setMaxThreads(int maxThreads) {
+        super.setMaxThreads(maxThreads);
+        LoopThreadPool p = pool;
+        if (p != null) {
+            p.setMaxThreads(maxThreads);
+        }
+    }
+
+    // ------------------------------------------------------------------ lifecycle
+
+    @Override
+    public void bind() throws Exception {
+        ServerSocketChannel ssc = ServerSocketChannel.open();
+        socketProperties.setProperties(ssc.socket());
+        ssc.bind(new InetSocketAddress(getAddress(), getPortWithOffset()), getAcceptCount());
+        ssc.configureBlocking(false);
+        acceptSelector = Selector.open();
+        ssc.register(acceptSelector, SelectionKey.OP_ACCEPT);
+        serverSocket = ssc;
+    }
+
+    @Override
+    public void startInternal() throws Exception {
+        if (running) {
+            return;
+        }
+        running = true;
+        paused = false;
+        int threads = getMaxThreads();
+        int n = Math.max(1, Math.min(loopCount, threads));
+        pool = new LoopThreadPool(getName(), threads, getDaemon());
+        detector = new StallDetector(blockedHandOffMillis, 10);
+        EventLoop[] created = new EventLoop[n];
+        for (int i = 0; i < n; i++) {
+            created[i] = new EventLoop(i, pool, counters, detector);
+        }
+        loops = created;
+        super.setExecutor(pool);
+        internalExecutor = true;
+        initializeConnectionLatch();
+        pool.start(created);
+        detector.start(created, getName() + "-stall-detector");
+        startAcceptorThread();
+    }
+
+    @Override
+    public void stopInternal() throws Exception {
+        if (!paused) {
+            pause();
+        }
+        if (!running) {
+            return;
+        }
+        running = false;
+        if (acceptor != null) {
+            acceptor.stopMillis((int) getExecutorTerminationTimeoutMillis());
+        }
+        for (EventLoop loop : loops) {
+            loop.stop();
+        }
+        detector.stop();
+        pool.stop(getExecutorTerminationTimeoutMillis());
+        for (EventLoop loop : loops) {
+            loop.closeSelectorIfOpen();
+        }
+        // Connections whose loop had no leader at stop time.
+        for (SocketWrapperBase<SocketChannel> w : connections.values()) {
+            w.close();
+        }
+        super.setExecutor(null);
+        bufferPool.clear();
+    }
+
+    @Override
+    public void unbind() throws Exception {
+        if (running) {
+            stop();
+        }
+        doCloseServerSocket();
+        getHandler().recycle();
+    }
+
+    @Override
+    protected void doCloseServerSocket() throws IOException {
+        ServerSocketChannel ssc = serverSocket;
+        serverSocket = null;
+        if (ssc != null) {
+            ssc.close();
+        }
+        Selector sel = acceptSelector;
+        if (sel != null) {
+            sel.close();
+        }
+        // Graceful stop: idle keep-alive connections have nothing in flight; close them now so that
+        // awaitConnectionsClose() waits only for requests that are running.
+        for (SocketWrapperBase<SocketChannel> w : connections.values()) {
+            HybridSocketWrapper hw = (HybridSocketWrapper) w;
+            if (hw.isIdle()) {
+                hw.loop().submit(() -> {
+                    hw.closeIfIdle();
+                    return true;
+                });
+            }
+        }
+    }
+
+    @Override
+    public void setExecutor(Executor executor) {
+        if (executor != null) {
+            throw new IllegalArgumentException("Attribute [executor] is not supported by HybridHttp11Protocol: " +
+                    "it runs requests on its own event-loop threads. Remove executor=\"...\" and set " +
+                    "threads=\"N\" on the Connector instead.");
+        }
+        super.setExecutor(null);
+    }
+
+    @Override
+    protected void createSSLContext(SSLHostConfig sslHostConfig) throws Exception {
+        throw new IllegalStateException("TLS is not supported by HybridHttp11Protocol yet");
+    }
+
+    // ------------------------------------------------------------------ accepting
+
+    /** Blocks until a client connects; the acceptor's selector wait replaces a blocking accept(). */
+    @Override
+    protected SocketChannel serverSocketAccept() throws Exception {
+        while (true) {
+            ServerSocketChannel ssc = serverSocket;
+            if (ssc == null) {
+                throw new IOException("Server socket is closed");
+            }
+            SocketChannel socket = ssc.accept();
+            if (socket != null) {
+                return socket;
+            }
+            acceptSelector.select();
+            acceptSelector.selectedKeys().clear();
+        }
+    }
+
+    @Override
+    protected boolean setSocketOptions(SocketChannel socket) {
+        try {
+            socket.configureBlocking(false);
+            socketProperties.setProperties(socket.socket());
+            EventLoop loop = leastLoadedLoop();
+            HybridSocketWrapper wrapper = new HybridSocketWrapper(socket, this, loop);
+            wrapper.setReadTimeout(getConnectionTimeout());
+            wrapper.setWriteTimeout(getConnectionTimeout());
+            wrapper.setKeepAliveLeft(getMaxKeepAliveRequests());
+            connections.put(socket, wrapper);
+            loop.submit(wrapper::registerWithLoop);
+            return true;
+        } catch (Throwable t) {
+            org.apache.tomcat.util.ExceptionUtils.handleThrowable(t);
+            log.error("Error setting socket options", t);
+            return false;
+        }
+    }
+
+    /** The loop with the fewest connections; ties go round-robin. Acceptor thread only. */
+    private EventLoop leastLoadedLoop() {
+        EventLoop[] ls = loops;
+        EventLoop best = null;
+        for (int i = 0; i < ls.length; i++) {
+            EventLoop candidate = ls[(nextLoop + i) % ls.length];
+            if (best == null || candidate.getConnectionCount() < best.getConnectionCount()) {
+                best = candidate;
+            }
+        }
+        nextLoop = (nextLoop + 1) % ls.length;
+        return best;
+    }
+
+    /**
+     * At {@code maxConnections}, closes the least-recently-used idle keep-alive connection to make room, instead of
+     * leaving the new client waiting. Acceptor thread only.
+     */
+    @Override
+    protected void countUpOrAwaitConnection() throws InterruptedException {
+        int max = getMaxConnections();
+        while (max > 0 && getConnectionCount() >= max && running && !paused) {
+            // At the limit: a client waiting in the backlog takes the place of the least-recently-used idle
+            // connection. Without a waiting client nothing is evicted; without an idle connection the client
+            // waits, as with Tomcat's own endpoints.
+            if (clientWaiting() && evictLeastRecentlyUsedIdle()) {
+                break;
+            }
+            max = getMaxConnections();
+        }
+        super.countUpOrAwaitConnection();
+    }
+
+    private boolean clientWaiting() {
+        try {
+            int n = acceptSelector.select(10);
+            acceptSelector.selectedKeys().clear();
+            return n > 0;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private boolean evictLeastRecentlyUsedIdle() throws InterruptedException {
+        HybridSocketWrapper lru = null;
+        for (SocketWrapperBase<SocketChannel> w : connections.values()) {
+            HybridSocketWrapper hw = (HybridSocketWrapper) w;
+            if (hw.isIdle() && !hw.isClosed() && (lru == null || hw.getLastRead() < lru.getLastRead())) {
+                lru = hw;
+            }
+        }
+        if (lru == null) {
+            Thread.sleep(10);
+            return false;
+        }
+        HybridSocketWrapper victim = lru;
+        victim.loop().submit(() -> {
+            victim.closeIfIdle();
+            return true;
+        });
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+        while (!victim.isClosed() && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        return victim.isClosed();
+    }
+
+    @Override
+    protected void destroySocket(SocketChannel socket) {
+        countDownConnection();
+        try {
+            socket.close();
+        } catch (IOException e) {
+            log.debug("Close failed", e);
+        }
+    }
+
+    @Override
+    protected InetSocketAddress getLocalAddress() throws IOException {
+        ServerSocketChannel ssc = serverSocket;
+        return ssc == null ? null : (InetSocketAddress) ssc.getLocalAddress();
+    }
+
+    // ------------------------------------------------------------------ processing
+
+    /**
+     * Routes an event raised by Tomcat (async completion, a non-blocking read or write listener, a timeout) to the
+     * connection. A dispatch goes to the connection's loop, whose leader runs it inline; a non-dispatch runs on the
+     * caller, as it does in Tomcat's endpoints.
+     */
+    @Override
+    public boolean processSocket(SocketWrapperBase<SocketChannel> socketWrapper, SocketEvent event, boolean dispatch) {
+        if (socketWrapper == null) {
+            return false;
+        }
+        HybridSocketWrapper w = (HybridSocketWrapper) socketWrapper;
+        if (dispatch) {
+            w.loop().submit(() -> w.onDispatch(event));
+        } else {
+            w.runOnCaller(event);
+        }
+        return true;
+    }
+
+    /** Not used: {@link #processSocket} routes events to loops instead of wrapping them in processors. */
+    @Override
+    protected SocketProcessorBase<SocketChannel> createSocketProcessor(SocketWrapperBase<SocketChannel> socketWrapper,
+            SocketEvent event) {
+        throw new IllegalStateException("HybridEndpoint routes events through processSocket()");
+    }
+
+    SocketBufferHandler takeBuffers() {
+        SocketBufferHandler buffers = bufferPool.pop();
+        if (buffers == null) {
+            buffers = new SocketBufferHandler(socketProperties.getAppReadBufSize(),
+                    socketProperties.getAppWriteBufSize(), socketProperties.getDirectBuffer());
+        }
+        return buffers;
+    }
+
+    void returnBuffers(SocketBufferHandler buffers) {
+        buffers.reset();
+        bufferPool.push(buffers);
+    }
+
+    void connectionClosed(HybridSocketWrapper wrapper) {
+        connections.remove(wrapper.getSocket());
+        wrapper.loop().deregistered();
+    }
+
+    // ------------------------------------------------------------------ monitoring
+
+    @Override
+    public int getCurrentThreadCount() {
+        LoopThreadPool p = pool;
+        return p == null ? 0 : p.getPoolSize();
+    }
+
+    @Override
+    public int getCurrentThreadsBusy() {
+        LoopThreadPool p = pool;
+        return p == null ? 0 : p.getActiveCount();
+    }
+
+    public String describeLoops() {
+        StringBuilder sb = new StringBuilder();
+        for (EventLoop loop : loops) {
+            sb.append(loop).append('\n');
+        }
+        return sb.toString();
+    }
+
+    @Override
+    protected Log getLog() {
+        return log;
+    }
+}

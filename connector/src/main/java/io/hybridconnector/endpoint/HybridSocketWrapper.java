@@ -1,0 +1,689 @@
+package io.hybridconnector.endpoint;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.CompletionHandler;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.hybridconnector.loop.EventLoop;
+import io.hybridconnector.loop.LoopChannel;
+
+import org.apache.juli.logging.Log;
+import org.apache.juli.logging.LogFactory;
+import org.apache.tomcat.util.ExceptionUtils;
+import org.apache.tomcat.util.net.AbstractEndpoint.Handler.SocketState;
+import org.apache.tomcat.util.net.ApplicationBufferHandler;
+import org.apache.tomcat.util.net.SSLSupport;
+import org.apache.tomcat.util.net.SendfileDataBase;
+import org.apache.tomcat.util.net.SendfileState;
+import org.apache.tomcat.util.net.SocketBufferHandler;
+import org.apache.tomcat.util.net.SocketEvent;
+import org.apache.tomcat.util.net.SocketWrapperBase;
+import org.apache.tomcat.util.net.WriteBuffer;
+
+/**
+ * One HTTP connection: Tomcat's view of the socket (reads, writes, interest registration) and its
+ * {@link EventLoop}'s view ({@link LoopChannel}).
+ * <p>
+ * Threads. Processing runs under the wrapper's lock, normally on the loop's leader (inline, straight from the
+ * selector); after a hand-off, on the thread the request blocked; for {@code dispatch=false} calls, on the caller.
+ * The selection key and its interest set are written only by the loop's leader: a thread that is not the leader
+ * sends its interest changes to the loop as a task. Fields marked "leader only" follow that rule; fields marked
+ * "lock" are guarded by the wrapper's lock.
+ * <p>
+ * Writes. A response that fits the socket buffer leaves in one {@code write()}: headers and small bodies are
+ * gathered in the 8 KB socket write buffer; a body larger than the room left goes out in one gathering
+ * {@code writev} with the buffered headers, without being copied through the small buffer. When the kernel
+ * accepts less than offered, the thread waits for writability on its own {@link SocketWaiter} with the write
+ * deadline (handing its loop to another thread first if it leads one); it never retries a write in a loop.
+ */
+public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> implements LoopChannel {
+
+    private static final Log log = LogFactory.getLog(HybridSocketWrapper.class);
+
+    /** Held by idle connections instead of real buffers: an idle keep-alive connection keeps no buffers. */
+    private static final SocketBufferHandler NO_BUFFERS = new SocketBufferHandler(0, 0, false);
+
+    private final HybridEndpoint endpoint;
+    private final EventLoop loop;
+    private final SocketChannel channel;
+    private final ReentrantLock lock;
+    /** Reused for gathering writes (headers + body). Lock. */
+    private final ByteBuffer[] gather = new ByteBuffer[2];
+
+    /** Leader only. */
+    private SelectionKey key;
+    /** Leader only: the operations the key is armed for. */
+    private int interestOps;
+    /** Leader only: interest taken away while another thread held the connection. */
+    private int suspendedOps;
+    /** Leader only: events dispatched to the loop while another thread held the connection. */
+    private final ArrayDeque<SocketEvent> pendingEvents = new ArrayDeque<>(2);
+
+    /** Lock: the thread running the handler, while it runs. */
+    private Thread processingThread;
+    /** Lock: interest registered by the handler during the current run, applied when the run ends. */
+    private int requestedOps;
+    /**
+     * Lock: {@code false} once a read since the last readiness returned fewer bytes than asked for, which means the
+     * socket was drained. A non-blocking read then returns 0 without a syscall; the selector (level-triggered)
+     * reports the socket again when bytes arrive. Saves the speculative read that returns EAGAIN after every request.
+     */
+    private boolean readHint = true;
+    /** Set by the loop when it found the connection locked; the holder resumes it when it lets go. */
+    private volatile boolean contended;
+
+    private volatile long lastRead = System.currentTimeMillis();
+    private volatile long lastWrite = lastRead;
+    /** Between requests on a keep-alive connection, with nothing buffered: may be evicted or closed on drain. */
+    private volatile boolean idle;
+
+    HybridSocketWrapper(SocketChannel channel, HybridEndpoint endpoint, EventLoop loop) {
+        super(channel, endpoint);
+        this.endpoint = endpoint;
+        this.loop = loop;
+        this.channel = channel;
+        this.lock = (ReentrantLock) getLock();
+        this.socketBufferHandler = NO_BUFFERS;
+    }
+
+    EventLoop loop() {
+        return loop;
+    }
+
+    boolean isIdle() {
+        return idle;
+    }
+
+    long getLastRead() {
+        return lastRead;
+    }
+
+    // ------------------------------------------------------------------ loop side (leader only)
+
+    /** Registers with the loop's selector for the first request. Leader only. */
+    boolean registerWithLoop() {
+        try {
+            key = loop.register(channel, SelectionKey.OP_READ, this);
+            interestOps = SelectionKey.OP_READ;
+            return true;
+        } catch (IOException | RuntimeException e) {
+            log.debug("Registration failed", e);
+            close();
+            return false;
+        }
+    }
+
+    @Override
+    public boolean onReady(int readyOps) {
+        int consumed = readyOps & interestOps;
+        if (consumed == 0) {
+            return true;
+        }
+        if ((consumed & SelectionKey.OP_WRITE) != 0) {
+            // Write first, as Tomcat's NIO does; a pending read is reported again on the next select.
+            return runFromLoop(SocketEvent.OPEN_WRITE, SelectionKey.OP_WRITE);
+        }
+        return runFromLoop(SocketEvent.OPEN_READ, SelectionKey.OP_READ);
+    }
+
+    @Override
+    public boolean checkTimeout(long now) {
+        if (isClosed()) {
+            return true;
+        }
+        int op;
+        if ((interestOps & SelectionKey.OP_WRITE) != 0 && timedOut(now, lastWrite, getWriteTimeout())) {
+            op = SelectionKey.OP_WRITE;
+        } else if ((interestOps & SelectionKey.OP_READ) != 0 && timedOut(now, lastRead, getReadTimeout())) {
+            op = SelectionKey.OP_READ;
+        } else {
+            return true;
+        }
+        setError(new SocketTimeoutException());
+        return runFromLoop(SocketEvent.ERROR, op);
+    }
+
+    private static boolean timedOut(long now, long last, long timeout) {
+        return timeout > 0 && now - last > timeout;
+    }
+
+    /** Runs a dispatched event (async completion, timeout, ...). Leader only. */
+    boolean onDispatch(SocketEvent event) {
+        if (isClosed()) {
+            return true;
+        }
+        if (!lock.tryLock()) {
+            pendingEvents.addLast(event);
+            markContended();
+            return true;
+        }
+        return runLockedOnLoop(event, 0);
+    }
+
+    private boolean runFromLoop(SocketEvent event, int consumed) {
+        if (!lock.tryLock()) {
+            suspendInterest();
+            markContended();
+            return true;
+        }
+        if ((consumed & SelectionKey.OP_READ) != 0) {
+            readHint = true;
+        }
+        return runLockedOnLoop(event, consumed);
+    }
+
+    /** Runs the handler inline on the leader; the lock is held on entry and released here. */
+    private boolean runLockedOnLoop(SocketEvent event, int consumed) {
+        boolean leading;
+        try {
+            long seq = loop.beginRun(this);
+            SocketState state = process(event);
+            leading = loop.endRun(seq);
+            afterRun(state, consumed, leading);
+        } finally {
+            unlockAndResume();
+        }
+        return leading;
+    }
+
+    @Override
+    public void suspendInterest() {
+        suspendedOps |= interestOps;
+        setInterest(0);
+    }
+
+    private void markContended() {
+        contended = true;
+        // Re-check after publishing the flag: the holder may have let go in between and missed it.
+        if (!lock.isLocked()) {
+            contended = false;
+            loop.submit(this::resume);
+        } else {
+            loop.retryWhenFree(this);
+        }
+    }
+
+    @Override
+    public boolean resumeIfFree() {
+        if (lock.isLocked()) {
+            return false;
+        }
+        contended = false;
+        loop.submit(this::resume);
+        return true;
+    }
+
+    /** Restores suspended interest and runs events that waited for the lock. Leader only. */
+    private boolean resume() {
+        if (isClosed()) {
+            return true;
+        }
+        if (suspendedOps != 0) {
+            setInterest(interestOps | suspendedOps);
+            suspendedOps = 0;
+        }
+        SocketEvent event;
+        while ((event = pendingEvents.pollFirst()) != null) {
+            if (!onDispatch(event)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Leader only. */
+    private void applyInterest(int consumed, int requested) {
+        if (isClosed()) {
+            return;
+        }
+        int ops = ((interestOps | suspendedOps) & ~consumed) | requested;
+        suspendedOps = 0;
+        setInterest(ops);
+    }
+
+    /** Leader only. Touches the kernel only when the interest set really changes. */
+    private void setInterest(int ops) {
+        if (ops != interestOps && key != null && key.isValid()) {
+            key.interestOps(ops);
+            interestOps = ops;
+        }
+    }
+
+    /** Interest registered outside a run (Servlet non-blocking I/O from an application thread). Any thread. */
+    private void addInterestFromAnyThread(int op) {
+        if (loop.inLoop()) {
+            setInterest(interestOps | op);
+        } else {
+            loop.submit(() -> {
+                setInterest(interestOps | op);
+                return true;
+            });
+        }
+    }
+
+    /** Closes the connection if it is still idle (eviction at maxConnections, graceful stop). Leader only. */
+    void closeIfIdle() {
+        if (idle && lock.tryLock()) {
+            try {
+                if (idle) {
+                    close();
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    @Override
+    public void closeOnStop() {
+        close();
+    }
+
+    // ------------------------------------------------------------------ processing (lock held)
+
+    /**
+     * Runs an event on the calling thread, which is not the loop's leader (a {@code dispatch=false} call from an
+     * application or container thread). Blocks on the lock, as Tomcat's socket processors do.
+     */
+    void runOnCaller(SocketEvent event) {
+        lock.lock();
+        try {
+            if (isClosed()) {
+                return;
+            }
+            SocketState state = process(event);
+            afterRun(state, 0, loop.inLoop());
+        } finally {
+            unlockAndResume();
+        }
+    }
+
+    private void unlockAndResume() {
+        lock.unlock();
+        if (contended && !lock.isLocked()) {
+            contended = false;
+            loop.submit(this::resume);
+        }
+    }
+
+    private SocketState process(SocketEvent event) {
+        Thread previous = processingThread;
+        processingThread = Thread.currentThread();
+        requestedOps = 0;
+        idle = false;
+        if (socketBufferHandler == NO_BUFFERS) {
+            socketBufferHandler = endpoint.takeBuffers();
+        }
+        SocketState state = SocketState.CLOSED;
+        try {
+            state = endpoint.getHandler().process(this, event);
+            if (state == SocketState.CLOSED) {
+                close();
+            }
+        } catch (Throwable t) {
+            ExceptionUtils.handleThrowable(t);
+            log.error("Error processing connection " + this, t);
+            close();
+        } finally {
+            processingThread = previous;
+        }
+        return state;
+    }
+
+    private void afterRun(SocketState state, int consumed, boolean leading) {
+        if (isClosed()) {
+            return;
+        }
+        int requested = requestedOps;
+        if (state == SocketState.OPEN && socketBufferHandler.isReadBufferEmpty() &&
+                socketBufferHandler.isWriteBufferEmpty() && nonBlockingWriteBuffer.isEmpty()) {
+            // Keep-alive, between requests: hold no buffers while waiting for the next one.
+            endpoint.returnBuffers(socketBufferHandler);
+            socketBufferHandler = NO_BUFFERS;
+            idle = true;
+        }
+        if (leading) {
+            applyInterest(consumed, requested);
+        } else {
+            loop.submit(() -> {
+                applyInterest(consumed, requested);
+                return true;
+            });
+        }
+    }
+
+    // ------------------------------------------------------------------ SocketWrapperBase: reads
+
+    @Override
+    public int read(boolean block, byte[] b, int off, int len) throws IOException {
+        return read(block, ByteBuffer.wrap(b, off, len));
+    }
+
+    @Override
+    public int read(boolean block, ByteBuffer to) throws IOException {
+        int n = populateReadBuffer(to);
+        if (n > 0) {
+            return n;
+        }
+        int wanted = to.remaining();
+        if (wanted == 0 || (!block && !readHint)) {
+            return 0;
+        }
+        while (true) {
+            n = channel.read(to);
+            if (n > 0) {
+                readHint = n == wanted;
+                lastRead = System.currentTimeMillis();
+                return n;
+            }
+            if (n < 0) {
+                throw new EOFException();
+            }
+            readHint = false;
+            if (!block) {
+                return 0;
+            }
+            awaitSocket(SelectionKey.OP_READ, getReadTimeout());
+        }
+    }
+
+    @Override
+    public boolean isReadyForRead() throws IOException {
+        socketBufferHandler.configureReadBufferForRead();
+        if (socketBufferHandler.getReadBuffer().remaining() > 0) {
+            return true;
+        }
+        socketBufferHandler.configureReadBufferForWrite();
+        int n = channel.read(socketBufferHandler.getReadBuffer());
+        if (n < 0) {
+            throw new EOFException();
+        }
+        if (n > 0) {
+            lastRead = System.currentTimeMillis();
+        }
+        return n > 0;
+    }
+
+    @Override
+    public void setAppReadBufHandler(ApplicationBufferHandler handler) {
+        // Reads go straight into the caller's buffer; there is no decryption stage that needs it (yet: TLS).
+    }
+
+    // ------------------------------------------------------------------ SocketWrapperBase: writes
+
+    @Override
+    protected void writeBlocking(byte[] buf, int off, int len) throws IOException {
+        if (len > writeRoom()) {
+            writeBlocking(ByteBuffer.wrap(buf, off, len));
+        } else {
+            super.writeBlocking(buf, off, len);
+        }
+    }
+
+    @Override
+    protected void writeBlocking(ByteBuffer from) throws IOException {
+        if (from.remaining() <= writeRoom()) {
+            super.writeBlocking(from);
+            return;
+        }
+        // Larger than the room left: send the buffered bytes (headers) and the application's buffer together.
+        socketBufferHandler.configureWriteBufferForRead();
+        ByteBuffer pending = socketBufferHandler.getWriteBuffer();
+        if (pending.hasRemaining()) {
+            gather[0] = pending;
+            gather[1] = from;
+            try {
+                writeFully(gather);
+            } finally {
+                gather[0] = null;
+                gather[1] = null;
+            }
+        } else {
+            doWrite(true, from);
+        }
+        socketBufferHandler.configureWriteBufferForWrite();
+    }
+
+    private int writeRoom() {
+        socketBufferHandler.configureWriteBufferForWrite();
+        return socketBufferHandler.getWriteBuffer().remaining();
+    }
+
+    @Override
+    protected void doWrite(boolean block, ByteBuffer from) throws IOException {
+        checkPreviousError();
+        if (block) {
+            while (from.hasRemaining()) {
+                int offered = from.remaining();
+                int n = channel.write(from);
+                wrote(n);
+                if (n < offered) {
+                    // The send buffer is full: wait for room rather than ask again.
+                    awaitSocket(SelectionKey.OP_WRITE, getWriteTimeout());
+                }
+            }
+        } else {
+            wrote(channel.write(from));
+        }
+    }
+
+    private void writeFully(ByteBuffer[] srcs) throws IOException {
+        checkPreviousError();
+        while (true) {
+            long offered = srcs[0].remaining() + (long) srcs[1].remaining();
+            long n = channel.write(srcs);
+            wrote(n);
+            if (n >= offered) {
+                return;
+            }
+            awaitSocket(SelectionKey.OP_WRITE, getWriteTimeout());
+        }
+    }
+
+    private void wrote(long n) {
+        if (n > 0) {
+            lastWrite = System.currentTimeMillis();
+        }
+    }
+
+    @Override
+    protected boolean flushNonBlocking() throws IOException {
+        checkPreviousError();
+        boolean dataLeft = !socketBufferHandler.isWriteBufferEmpty();
+        if (dataLeft) {
+            doWrite(false);
+            dataLeft = !socketBufferHandler.isWriteBufferEmpty();
+        }
+        if (!dataLeft && !nonBlockingWriteBuffer.isEmpty()) {
+            dataLeft = nonBlockingWriteBuffer.write(nonBlockingSink, false);
+            if (!dataLeft && !socketBufferHandler.isWriteBufferEmpty()) {
+                doWrite(false);
+                dataLeft = !socketBufferHandler.isWriteBufferEmpty();
+            }
+        }
+        return dataLeft;
+    }
+
+    /** Drains Tomcat's non-blocking write buffer through the socket write buffer, as its own endpoints do. */
+    private final WriteBuffer.Sink nonBlockingSink = (buffer, block) -> {
+        if (block) {
+            writeBlocking(buffer);
+        } else {
+            writeNonBlockingInternal(buffer);
+        }
+        return buffer.hasRemaining();
+    };
+
+    private void checkPreviousError() throws IOException {
+        if (previousIOException != null) {
+            // A write that timed out or failed leaves the socket failed: nothing more may be sent on it.
+            throw new IOException(previousIOException);
+        }
+    }
+
+    /**
+     * Waits until the socket can be read or written, on this thread, with the deadline. A loop leader first hands
+     * its loop to another thread: only now has the request really blocked.
+     */
+    private void awaitSocket(int op, long timeoutMillis) throws IOException {
+        endpoint.counters().socketWait();
+        loop.handOffIfLeader();
+        boolean ready;
+        try {
+            ready = SocketWaiter.current().await(channel, op, timeoutMillis);
+        } catch (IOException e) {
+            previousIOException = e;
+            throw e;
+        }
+        if (!ready) {
+            SocketTimeoutException e = new SocketTimeoutException(
+                    (op == SelectionKey.OP_READ ? "Read" : "Write") + " timed out after " + timeoutMillis + " ms");
+            previousIOException = e;
+            throw e;
+        }
+    }
+
+    // ------------------------------------------------------------------ SocketWrapperBase: interest
+
+    @Override
+    public void registerReadInterest() {
+        registerInterest(SelectionKey.OP_READ);
+    }
+
+    @Override
+    public void registerWriteInterest() {
+        registerInterest(SelectionKey.OP_WRITE);
+    }
+
+    private void registerInterest(int op) {
+        if (processingThread == Thread.currentThread()) {
+            // Inside a run on this thread: applied when the run ends (on the fast path, by doing nothing).
+            requestedOps |= op;
+        } else {
+            addInterestFromAnyThread(op);
+        }
+    }
+
+    // ------------------------------------------------------------------ lifecycle
+
+    @Override
+    protected void doClose() {
+        endpoint.connectionClosed(this);
+        try {
+            if (key != null) {
+                key.cancel();
+            }
+            channel.close();
+        } catch (IOException e) {
+            log.debug("Close failed", e);
+        }
+        if (!loop.inLoop()) {
+            // A registered channel's descriptor is released at the selector's next select.
+            loop.wakeup();
+        }
+        if (lock.tryLock()) {
+            try {
+                if (socketBufferHandler != NO_BUFFERS) {
+                    endpoint.returnBuffers(socketBufferHandler);
+                    socketBufferHandler = NO_BUFFERS;
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ addresses
+
+    @Override
+    protected void populateRemoteHost() {
+        InetAddress a = channel.socket().getInetAddress();
+        if (a != null) {
+            remoteHost = a.getHostName();
+            if (remoteAddr == null) {
+                remoteAddr = a.getHostAddress();
+            }
+        }
+    }
+
+    @Override
+    protected void populateRemoteAddr() {
+        InetAddress a = channel.socket().getInetAddress();
+        if (a != null) {
+            remoteAddr = a.getHostAddress();
+        }
+    }
+
+    @Override
+    protected void populateRemotePort() {
+        remotePort = channel.socket().getPort();
+    }
+
+    @Override
+    protected void populateLocalName() {
+        InetAddress a = channel.socket().getLocalAddress();
+        if (a != null) {
+            localName = a.getHostName();
+        }
+    }
+
+    @Override
+    protected void populateLocalAddr() {
+        InetAddress a = channel.socket().getLocalAddress();
+        if (a != null) {
+            localAddr = a.getHostAddress();
+        }
+    }
+
+    @Override
+    protected void populateLocalPort() {
+        localPort = channel.socket().getLocalPort();
+    }
+
+    // ------------------------------------------------------------------ not offered by this endpoint
+
+    /** Unreachable: the protocol refuses {@code useSendfile="true"} at start-up. */
+    @Override
+    public SendfileDataBase createSendfileData(String filename, long pos, long length) {
+        throw new IllegalStateException("sendfile is not offered by HybridHttp11Protocol yet (useSendfile=false)");
+    }
+
+    /** Unreachable: the protocol refuses {@code useSendfile="true"} at start-up. */
+    @Override
+    public SendfileState processSendfile(SendfileDataBase sendfileData) {
+        throw new IllegalStateException("sendfile is not offered by HybridHttp11Protocol yet");
+    }
+
+    @Override
+    public void doClientAuth(SSLSupport sslSupport) {
+        // Plain sockets only: the protocol refuses SSLEnabled="true" at start-up.
+    }
+
+    @Override
+    public SSLSupport getSslSupport() {
+        return null;
+    }
+
+    /** Unreachable: the protocol refuses {@code useAsyncIO="true"}, so Tomcat never asks for vectored operations. */
+    @Override
+    protected <A> OperationState<A> newOperationState(boolean read, ByteBuffer[] buffers, int offset, int length,
+            BlockingMode block, long timeout, TimeUnit unit, A attachment, CompletionCheck check,
+            CompletionHandler<Long,? super A> handler, java.util.concurrent.Semaphore semaphore,
+            VectoredIOCompletionHandler<A> completion) {
+        throw new IllegalStateException("useAsyncIO is not offered by HybridHttp11Protocol");
+    }
+
+    @Override
+    public String toString() {
+        return "HybridSocketWrapper[" + channel + ", loop=" + loop.getId() + ", interest=" + interestOps +
+                ", idle=" + idle + ", closed=" + isClosed() + "]";
+    }
+}

@@ -1,0 +1,367 @@
+package io.hybridconnector.loop;
+
+import java.io.IOException;
+import java.lang.management.ThreadMXBean;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.ArrayDeque;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+import org.apache.juli.logging.Log;
+import org.apache.juli.logging.LogFactory;
+
+/**
+ * One selector and the connections registered with it, run by exactly one leader thread at a time.
+ * <p>
+ * The leader selects, and for each ready connection reads the request, runs the servlet and writes the response
+ * inline: no queue, no wake-up, no second thread. When a request blocks (a servlet sleeps, waits on JDBC, or the
+ * socket cannot take more bytes), the loop - not the request - moves: a parked thread from the
+ * {@link LoopThreadPool} becomes the leader and carries on with the other connections, while the blocked thread
+ * finishes its request and then parks. That is lazy asynchrony (LAIO): the cost of a thread switch is paid only by
+ * requests that really block.
+ *
+ * <pre>
+ *  runSeq (AtomicLong), the one word the hand-off turns on:
+ *
+ *   even --beginRun--> odd --endRun (CAS odd->even)--> even        fast path: the leader keeps the loop
+ *                       |
+ *                       +--handOff (CAS odd -> odd|HANDED_OFF)--> the leader's endRun CAS fails:
+ *                            by the StallDetector (request stuck)     it lost the loop, finishes its request
+ *                            or by the leader itself (about to wait    and parks; the next leader sets
+ *                            for its socket)                           (odd &amp; ~HANDED_OFF) + 1 and goes on
+ * </pre>
+ *
+ * Thread use: {@link #lead} runs on the leader only. {@link #submit}, {@link #wakeup} and {@link #stop} are for any
+ * thread. {@link #handOffIfLeader} is called by the leader itself; {@link #checkStall} by the stall detector.
+ */
+public final class EventLoop {
+
+    private static final Log log = LogFactory.getLog(EventLoop.class);
+
+    /** Set in {@link #runSeq} when the leader running the current request lost the loop. */
+    static final long HANDED_OFF = 1L << 62;
+
+    /** How often idle and partially received connections are checked for timeouts. */
+    private static final long SWEEP_INTERVAL_MILLIS = 1000;
+
+    private final int id;
+    private final Selector selector;
+    private final LoopThreadPool pool;
+    private final LoopCounters counters;
+    private final StallDetector detector;
+
+    /** Keys reported ready and not yet handled. Leader only; a new leader continues where the old one stopped. */
+    private final ArrayDeque<SelectionKey> ready = new ArrayDeque<>();
+    private final Consumer<SelectionKey> readyCollector = ready::addLast;
+    /** Work from other threads: registrations, re-arms after a blocked request, async dispatches. */
+    private final ConcurrentLinkedQueue<LoopTask> tasks = new ConcurrentLinkedQueue<>();
+    /** Connections found locked by another thread when ready; re-armed once free. Leader only. */
+    private final ArrayDeque<LoopChannel> contended = new ArrayDeque<>();
+
+    private final AtomicLong runSeq = new AtomicLong();
+    /** The connection the leader is running; written before the odd {@link #runSeq} that publishes it. */
+    private LoopChannel current;
+    private volatile LoopThread leader;
+    private volatile boolean running = true;
+
+    private final AtomicInteger connectionCount = new AtomicInteger();
+    private long nextSweepMillis;
+
+    /** Detector-only state: the odd runSeq seen on its previous tick and for how many ticks it stayed. */
+    private long lastSeenSeq;
+    private int stuckTicks;
+    private long lastSeenNanos;
+    private long lastSeenCpuNanos;
+
+    /** Work a loop runs on its leader. */
+    @FunctionalInterface
+    public interface LoopTask {
+        /** @return {@code false} if the leader lost the loop while running the task */
+        boolean run();
+    }
+
+    public EventLoop(int id, LoopThreadPool pool, LoopCounters counters, StallDetector detector) throws IOException {
+        this.id = id;
+        this.selector = Selector.open();
+        this.pool = pool;
+        this.counters = counters;
+        this.detector = detector;
+    }
+
+    public int getId() {
+        return id;
+    }
+
+    public int getConnectionCount() {
+        return connectionCount.get();
+    }
+
+    public LoopCounters getCounters() {
+        return counters;
+    }
+
+    /**
+     * Registers a channel with this loop's selector. Leader only (call it from a {@link #submit submitted} task).
+     */
+    public SelectionKey register(SelectableChannel channel, int ops, LoopChannel attachment) throws IOException {
+        SelectionKey key = channel.register(selector, ops, attachment);
+        connectionCount.incrementAndGet();
+        return key;
+    }
+
+    /** Called once when a registered connection closes. Any thread. */
+    public void deregistered() {
+        connectionCount.decrementAndGet();
+    }
+
+    /** @return {@code true} if the calling thread is this loop's leader */
+    public boolean inLoop() {
+        return leader == Thread.currentThread();
+    }
+
+    /** Queues work for the leader and wakes the selector unless the caller is the leader. Any thread. */
+    public void submit(LoopTask task) {
+        tasks.add(task);
+        if (!inLoop()) {
+            counters.crossThreadTasks.increment();
+            selector.wakeup();
+        }
+    }
+
+    /** Wakes the selector so that closes and interest changes made by another thread take effect now. */
+    public void wakeup() {
+        selector.wakeup();
+    }
+
+    /** Leads the loop until the calling thread loses it (a request blocked) or the loop stops. */
+    void lead(LoopThread me) {
+        takeOver(me);
+        try {
+            while (running) {
+                if (!runTasks() || !drainReady()) {
+                    return;
+                }
+                long now = System.currentTimeMillis();
+                if (now >= nextSweepMillis) {
+                    nextSweepMillis = now + SWEEP_INTERVAL_MILLIS;
+                    if (!sweepTimeouts(now)) {
+                        return;
+                    }
+                }
+                retryContended();
+                if (!tasks.isEmpty()) {
+                    selector.selectNow(readyCollector);
+                } else {
+                    long timeout = contended.isEmpty() ? Math.max(1, nextSweepMillis - now) : 1;
+                    selector.select(readyCollector, timeout);
+                }
+            }
+            closeAll();
+        } catch (ClosedSelectorException e) {
+            // Stopped while selecting.
+        } catch (IOException e) {
+            log.error("Event loop " + id + " failed; its connections are closed", e);
+            closeAll();
+        }
+    }
+
+    private void takeOver(LoopThread me) {
+        leader = me;
+        long v = runSeq.get();
+        if ((v & HANDED_OFF) != 0) {
+            // The previous leader is still inside the request that blocked it. Its connection must not be
+            // reported ready to us meanwhile; it re-arms through submit() when the request ends.
+            LoopChannel stuck = current;
+            current = null;
+            runSeq.set((v & ~HANDED_OFF) + 1);
+            if (stuck != null) {
+                stuck.suspendInterest();
+            }
+        }
+    }
+
+    private boolean runTasks() {
+        LoopTask task;
+        while ((task = tasks.poll()) != null) {
+            if (!task.run()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean drainReady() {
+        SelectionKey key;
+        while ((key = ready.pollFirst()) != null) {
+            if (key.isValid() && !((LoopChannel) key.attachment()).onReady(key.readyOps())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Remembers a connection that was ready while another thread held it (its interest is suspended meanwhile),
+     * so that its interest is restored as soon as that thread lets go. Leader only; rare, hence the 1 ms poll.
+     */
+    public void retryWhenFree(LoopChannel channel) {
+        if (!contended.contains(channel)) {
+            contended.addLast(channel);
+        }
+    }
+
+    private void retryContended() {
+        for (int i = contended.size(); i > 0; i--) {
+            LoopChannel channel = contended.pollFirst();
+            if (!channel.resumeIfFree()) {
+                contended.addLast(channel);
+            }
+        }
+    }
+
+    private boolean sweepTimeouts(long now) {
+        for (SelectionKey key : selector.keys().toArray(new SelectionKey[0])) {
+            if (key.isValid() && !((LoopChannel) key.attachment()).checkTimeout(now)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Marks the start of inline work for a connection. Leader only.
+     *
+     * @return the run's sequence number, to pass to {@link #endRun}
+     */
+    public long beginRun(LoopChannel channel) {
+        counters.inlineRuns.increment();
+        long seq = runSeq.get() + 1;
+        current = channel;
+        runSeq.set(seq);
+        detector.activity();
+        return seq;
+    }
+
+    /**
+     * Marks the end of inline work.
+     *
+     * @return {@code true} if the calling thread still leads the loop; {@code false} if the loop was handed to
+     *         another thread while the work ran
+     */
+    public boolean endRun(long seq) {
+        if (runSeq.compareAndSet(seq, seq + 1)) {
+            current = null;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Gives the loop to another thread because the caller, its leader, is about to wait for its socket. Pays for the
+     * thread switch only now that the request really blocks. No-op when the caller is not the leader inside a run.
+     */
+    public void handOffIfLeader() {
+        if (!inLoop()) {
+            return;
+        }
+        long v = runSeq.get();
+        if ((v & 1) == 1 && (v & HANDED_OFF) == 0 && runSeq.compareAndSet(v, v | HANDED_OFF)) {
+            counters.ioHandOffs.increment();
+            transfer();
+        }
+    }
+
+    /**
+     * One tick of the stall detector: hands the loop off if the same request has held the leader since the
+     * previous tick and the leader is not computing: it waits for a lock or a sleep, or it is blocked in the kernel
+     * (a JDBC socket read shows as RUNNABLE but burns no CPU). A request that computes keeps the loop for
+     * {@code runnableTicks} ticks before it is moved.
+     *
+     * @return {@code true} if the leader is inside a request
+     */
+    boolean checkStall(int runnableTicks, ThreadMXBean threads) {
+        long v = runSeq.get();
+        if ((v & 1) == 0 || (v & HANDED_OFF) != 0) {
+            stuckTicks = 0;
+            return false;
+        }
+        LoopThread l = leader;
+        if (v != lastSeenSeq || l == null) {
+            lastSeenSeq = v;
+            stuckTicks = 0;
+            lastSeenNanos = System.nanoTime();
+            lastSeenCpuNanos = l == null ? -1 : threads.getThreadCpuTime(l.getId());
+            return true;
+        }
+        stuckTicks++;
+        Thread.State state = l.getState();
+        boolean waiting = state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING ||
+                state == Thread.State.BLOCKED;
+        if (!waiting && lastSeenCpuNanos >= 0) {
+            long cpu = threads.getThreadCpuTime(l.getId());
+            long wall = System.nanoTime() - lastSeenNanos;
+            // Less than a quarter of the wall time on the CPU: blocked in a system call.
+            waiting = cpu >= 0 && (cpu - lastSeenCpuNanos) * 4 < wall;
+        }
+        if ((waiting || stuckTicks >= runnableTicks) && runSeq.compareAndSet(v, v | HANDED_OFF)) {
+            counters.stallHandOffs.increment();
+            transfer();
+        }
+        return true;
+    }
+
+    boolean isInRun() {
+        return (runSeq.get() & 1) == 1;
+    }
+
+    private void transfer() {
+        leader = null;
+        if (!pool.promote(this)) {
+            counters.leaderlessHandOffs.increment();
+        }
+    }
+
+    /** Stops the loop: the leader closes every connection and the selector. Any thread. */
+    public void stop() {
+        running = false;
+        selector.wakeup();
+    }
+
+    private void closeAll() {
+        for (SelectionKey key : selector.keys().toArray(new SelectionKey[0])) {
+            try {
+                ((LoopChannel) key.attachment()).closeOnStop();
+            } catch (RuntimeException e) {
+                log.debug("Close on stop failed", e);
+            }
+        }
+        try {
+            selector.close();
+        } catch (IOException e) {
+            log.debug("Selector close failed", e);
+        }
+    }
+
+    /** Closes the selector if no leader did (the loop was leaderless when the connector stopped). */
+    public void closeSelectorIfOpen() {
+        if (selector.isOpen()) {
+            try {
+                selector.close();
+            } catch (IOException e) {
+                log.debug("Selector close failed", e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        LoopThread l = leader;
+        return "EventLoop[" + id + ", leader=" + (l == null ? "none" : l.getName()) + ", connections=" +
+                connectionCount.get() + ", runSeq=" + runSeq.get() + "]";
+    }
+}

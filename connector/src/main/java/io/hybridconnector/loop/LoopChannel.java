@@ -1,0 +1,39 @@
+package io.hybridconnector.loop;
+
+/**
+ * A connection as its {@link EventLoop} sees it: something to run when its socket is ready, to check for
+ * timeouts, and to close when the loop stops. Every method runs on the loop's current leader.
+ */
+public interface LoopChannel {
+
+    /**
+     * Handles readiness reported by the selector, inline.
+     *
+     * @param readyOps the ready operations of the channel's key
+     * @return {@code false} if the calling thread lost the loop while it ran the request (the request blocked)
+     */
+    boolean onReady(int readyOps);
+
+    /**
+     * Times out a connection whose read or write deadline has passed.
+     *
+     * @return {@code false} if the calling thread lost the loop while it ran
+     */
+    boolean checkTimeout(long nowMillis);
+
+    /**
+     * The leader that takes over a loop calls this for the connection whose request blocked the previous leader:
+     * the connection must not be reported ready while that request still runs elsewhere.
+     */
+    void suspendInterest();
+
+    /**
+     * Restores the interest suspended while another thread held the connection.
+     *
+     * @return {@code true} once done; {@code false} if the other thread still holds it
+     */
+    boolean resumeIfFree();
+
+    /** Closes the connection because the loop is stopping. */
+    void closeOnStop();
+}

@@ -1,0 +1,80 @@
+package io.hybridconnector.loop;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A worker of a {@link LoopThreadPool}. At any moment it does exactly one of three things: it leads an
+ * {@link EventLoop} (selects, reads, runs servlets and writes inline), it finishes a request whose loop it handed
+ * over because the request blocked, or it runs a task submitted to the pool's executor view.
+ * <p>
+ * Runs on itself only; {@link #assign} is the one method other threads call.
+ */
+public final class LoopThread extends Thread {
+
+    private final LoopThreadPool pool;
+
+    /** Work handed to this thread while it was parked: an {@link EventLoop} to lead or a {@link Runnable}. */
+    private volatile Object assignment;
+
+    LoopThread(LoopThreadPool pool, String name, Object firstAssignment) {
+        super(name);
+        this.pool = pool;
+        this.assignment = firstAssignment;
+        setDaemon(pool.isDaemon());
+    }
+
+    /**
+     * Gives this parked thread its next piece of work and wakes it. Called under the pool's lock, once per park.
+     */
+    void assign(Object work) {
+        assignment = work;
+        LockSupport.unpark(this);
+    }
+
+    /** @return the thread running the caller, if it is a loop thread. */
+    public static LoopThread current() {
+        Thread t = Thread.currentThread();
+        return t instanceof LoopThread ? (LoopThread) t : null;
+    }
+
+    @Override
+    public void run() {
+        try {
+            Object work = takeAssignment();
+            while (work != null) {
+                if (work instanceof EventLoop) {
+                    ((EventLoop) work).lead(this);
+                } else {
+                    pool.runTask((Runnable) work);
+                }
+                work = pool.nextWork(this);
+            }
+        } finally {
+            pool.onExit(this);
+        }
+    }
+
+    private Object takeAssignment() {
+        Object work = assignment;
+        assignment = null;
+        return work;
+    }
+
+    /**
+     * Parks until work is assigned or the idle time elapses.
+     *
+     * @return the work, or {@code null} when the wait timed out without an assignment
+     */
+    Object awaitAssignment(long idleNanos) {
+        long deadline = System.nanoTime() + idleNanos;
+        Object work;
+        while ((work = takeAssignment()) == null) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || pool.isStopped()) {
+                return null;
+            }
+            LockSupport.parkNanos(this, left);
+        }
+        return work;
+    }
+}

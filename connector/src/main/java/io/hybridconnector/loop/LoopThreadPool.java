@@ -1,0 +1,240 @@
+package io.hybridconnector.loop;
+
+import java.util.ArrayDeque;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.juli.logging.Log;
+import org.apache.juli.logging.LogFactory;
+import org.apache.tomcat.util.threads.ResizableExecutor;
+
+/**
+ * The threads of one connector, bounded by {@code threads}. One thread leads each {@link EventLoop}; the others are
+ * either finishing a request that blocked (after handing its loop to a fresh leader) or parked, holding nothing.
+ * <p>
+ * Any thread may call. Every method that moves work between threads runs under one lock: they are the slow path
+ * (a hand-off happens only when a request blocks), and one lock keeps "no idle thread while a loop has no leader"
+ * easy to see. The fast path never enters this class.
+ * <p>
+ * It is also the endpoint's {@link java.util.concurrent.Executor} (Tomcat's {@code ThreadPool} MBean reads its
+ * counts through {@link ResizableExecutor}); tasks submitted that way run on the same threads.
+ */
+public final class LoopThreadPool implements ResizableExecutor {
+
+    private static final Log log = LogFactory.getLog(LoopThreadPool.class);
+
+    /** How long a parked thread above the loop count lives before it exits. */
+    private static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+    private final String namePrefix;
+    private final boolean daemon;
+    private volatile int maxThreads;
+
+    private final Object lock = new Object();
+    /** Parked threads, most recently parked first (warm caches). Guarded by {@link #lock}. */
+    private final ArrayDeque<LoopThread> idle = new ArrayDeque<>();
+    /** Loops whose leader blocked when no thread was left to take over. Guarded by {@link #lock}. */
+    private final ArrayDeque<EventLoop> leaderless = new ArrayDeque<>();
+    /** Executor tasks waiting for a thread. Guarded by {@link #lock}. */
+    private final ArrayDeque<Runnable> tasks = new ArrayDeque<>();
+    /** Guarded by {@link #lock}. */
+    private int threadCount;
+    private int nextThreadId;
+
+    private final Set<LoopThread> all = ConcurrentHashMap.newKeySet();
+    private volatile boolean stopped;
+
+    public LoopThreadPool(String namePrefix, int maxThreads, boolean daemon) {
+        this.namePrefix = namePrefix;
+        this.maxThreads = maxThreads;
+        this.daemon = daemon;
+    }
+
+    boolean isDaemon() {
+        return daemon;
+    }
+
+    boolean isStopped() {
+        return stopped;
+    }
+
+    /** Starts one leader per loop. */
+    public void start(EventLoop[] loops) {
+        synchronized (lock) {
+            for (EventLoop loop : loops) {
+                spawn(loop);
+            }
+        }
+    }
+
+    /**
+     * Finds a thread to lead {@code loop}, whose leader just blocked.
+     *
+     * @return {@code false} when {@code threads} are all busy; the loop then waits for the first thread to free up
+     */
+    boolean promote(EventLoop loop) {
+        synchronized (lock) {
+            LoopThread t = idle.pollFirst();
+            if (t != null) {
+                t.assign(loop);
+                return true;
+            }
+            if (threadCount < maxThreads && !stopped) {
+                spawn(loop);
+                return true;
+            }
+            leaderless.addLast(loop);
+            return false;
+        }
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        if (stopped) {
+            throw new RejectedExecutionException("connector threads are stopped");
+        }
+        synchronized (lock) {
+            LoopThread t = idle.pollFirst();
+            if (t != null) {
+                t.assign(task);
+            } else if (threadCount < maxThreads) {
+                spawn(task);
+            } else {
+                tasks.addLast(task);
+            }
+        }
+    }
+
+    /**
+     * The next work for a thread that finished its loop or task; parks when there is none.
+     *
+     * @return the work, or {@code null} when the thread should exit
+     */
+    Object nextWork(LoopThread t) {
+        synchronized (lock) {
+            if (stopped) {
+                return null;
+            }
+            EventLoop loop = leaderless.pollFirst();
+            if (loop != null) {
+                return loop;
+            }
+            Runnable task = tasks.pollFirst();
+            if (task != null) {
+                return task;
+            }
+            idle.addFirst(t);
+        }
+        Object work = t.awaitAssignment(IDLE_NANOS);
+        if (work != null) {
+            return work;
+        }
+        synchronized (lock) {
+            if (idle.remove(t)) {
+                return null;
+            }
+        }
+        // Someone took this thread off the idle stack concurrently: its assignment is on the way.
+        return t.awaitAssignment(Long.MAX_VALUE);
+    }
+
+    void runTask(Runnable task) {
+        try {
+            task.run();
+        } catch (Throwable t) {
+            log.error("Task failed on connector thread " + Thread.currentThread().getName(), t);
+        }
+    }
+
+    void onExit(LoopThread t) {
+        all.remove(t);
+        synchronized (lock) {
+            threadCount--;
+            idle.remove(t);
+        }
+    }
+
+    /** Guarded by {@link #lock}. */
+    private void spawn(Object work) {
+        LoopThread t = new LoopThread(this, namePrefix + "-worker-" + (nextThreadId++), work);
+        threadCount++;
+        all.add(t);
+        t.start();
+    }
+
+    /**
+     * Stops all threads: parked ones exit at once; busy ones are interrupted if they do not finish in time.
+     */
+    public void stop(long awaitMillis) {
+        stopped = true;
+        synchronized (lock) {
+            for (LoopThread t : idle) {
+                t.assign(null);
+            }
+            idle.clear();
+            leaderless.clear();
+            tasks.clear();
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(awaitMillis);
+        for (LoopThread t : all) {
+            if (t == Thread.currentThread()) {
+                continue;
+            }
+            try {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left > 0) {
+                    t.join(left);
+                }
+                if (t.isAlive()) {
+                    t.interrupt();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    public void setMaxThreads(int maxThreads) {
+        this.maxThreads = maxThreads;
+    }
+
+    @Override
+    public int getMaxThreads() {
+        return maxThreads;
+    }
+
+    @Override
+    public int getPoolSize() {
+        synchronized (lock) {
+            return threadCount;
+        }
+    }
+
+    @Override
+    public int getActiveCount() {
+        synchronized (lock) {
+            return threadCount - idle.size();
+        }
+    }
+
+    /** @return parked threads (holding no connection and no request). */
+    public int getIdleCount() {
+        synchronized (lock) {
+            return idle.size();
+        }
+    }
+
+    @Override
+    public boolean resizePool(int corePoolSize, int maximumPoolSize) {
+        setMaxThreads(maximumPoolSize);
+        return true;
+    }
+
+    @Override
+    public boolean resizeQueue(int capacity) {
+        return false;
+    }
+}

@@ -1,0 +1,220 @@
+package io.hybridconnector;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Arrays;
+import java.util.concurrent.ThreadLocalRandom;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.apache.catalina.Context;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.startup.Tomcat;
+
+/**
+ * An embedded Tomcat with a handful of servlets, on a free port, for socket-level tests of the connector.
+ */
+final class TestServer implements AutoCloseable {
+
+    final Tomcat tomcat;
+    final Connector connector;
+    final int port;
+
+    TestServer(String protocol, String... attributes) throws Exception {
+        File base = Files.createTempDirectory("hybrid-test").toFile();
+        tomcat = new Tomcat();
+        tomcat.setBaseDir(base.getAbsolutePath());
+        connector = new Connector(protocol);
+        connector.setPort(0);
+        for (int i = 0; i < attributes.length; i += 2) {
+            if (!connector.setProperty(attributes[i], attributes[i + 1])) {
+                throw new IllegalArgumentException("Unknown attribute " + attributes[i]);
+            }
+        }
+        tomcat.getService().addConnector(connector);
+        tomcat.setConnector(connector);
+        Context ctx = tomcat.addContext("", base.getAbsolutePath());
+        add(ctx, "size", new SizeServlet(), "/size");
+        add(ctx, "block", new BlockServlet(), "/block");
+        add(ctx, "thread", new ThreadServlet(), "/thread");
+        add(ctx, "echo", new EchoServlet(), "/echo");
+        add(ctx, "upstream", new UpstreamServlet(), "/upstream");
+        Tomcat.addServlet(ctx, "async", new AsyncServlet()).setAsyncSupported(true);
+        ctx.addServletMappingDecoded("/async", "async");
+        tomcat.start();
+        port = connector.getLocalPort();
+    }
+
+    private static void add(Context ctx, String name, HttpServlet servlet, String path) {
+        Tomcat.addServlet(ctx, name, servlet);
+        ctx.addServletMappingDecoded(path, name);
+    }
+
+    HybridHttp11Protocol hybrid() {
+        return (HybridHttp11Protocol) connector.getProtocolHandler();
+    }
+
+    Socket connect() throws IOException {
+        Socket s = new Socket();
+        s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+        s.setSoTimeout(20000);
+        return s;
+    }
+
+    @Override
+    public void close() throws Exception {
+        tomcat.stop();
+        tomcat.destroy();
+    }
+
+    // ------------------------------------------------------------------ client helpers
+
+    static void sendGet(Socket s, String path) throws IOException {
+        OutputStream out = s.getOutputStream();
+        out.write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
+    }
+
+    /** A parsed response with a Content-Length body. */
+    record Response(int status, String head, byte[] body) {
+        String text() {
+            return new String(body, StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    static Response readResponse(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        int state = 0;
+        while (state < 4) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("Connection closed in headers: " + head);
+            }
+            head.write(b);
+            state = (b == '\r' && (state == 0 || state == 2)) || (b == '\n' && (state == 1 || state == 3)) ?
+                    state + 1 : 0;
+        }
+        String h = head.toString(StandardCharsets.ISO_8859_1);
+        int status = Integer.parseInt(h.substring(9, 12));
+        int length = 0;
+        for (String line : h.split("\r\n")) {
+            if (line.toLowerCase().startsWith("content-length:")) {
+                length = Integer.parseInt(line.substring(15).trim());
+            }
+        }
+        byte[] body = in.readNBytes(length);
+        if (body.length != length) {
+            throw new IOException("Short body: " + body.length + " of " + length);
+        }
+        return new Response(status, h, body);
+    }
+
+    static Response get(Socket s, String path) throws IOException {
+        sendGet(s, path);
+        return readResponse(s.getInputStream());
+    }
+
+    // ------------------------------------------------------------------ servlets
+
+    /** Random alphanumeric body of ?kb= kilobytes, or ?bytes=, written in one call. */
+    static final class SizeServlet extends HttpServlet {
+        private static final byte[] ALPHABET =
+                "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".getBytes(StandardCharsets.US_ASCII);
+
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            String bytes = req.getParameter("bytes");
+            int n = bytes != null ? Integer.parseInt(bytes) :
+                    (int) Math.round(Double.parseDouble(req.getParameter("kb")) * 1024);
+            byte[] body = new byte[n];
+            ThreadLocalRandom r = ThreadLocalRandom.current();
+            for (int i = 0; i < n; i++) {
+                body[i] = ALPHABET[r.nextInt(ALPHABET.length)];
+            }
+            resp.setContentType("text/plain");
+            resp.setContentLength(n);
+            resp.getOutputStream().write(body);
+        }
+    }
+
+    static final class BlockServlet extends HttpServlet {
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            long ms = Long.parseLong(req.getParameter("ms"));
+            try {
+                Thread.sleep(ms);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            byte[] body = ("slept " + ms).getBytes(StandardCharsets.US_ASCII);
+            resp.setContentLength(body.length);
+            resp.getOutputStream().write(body);
+        }
+    }
+
+    /** Reports the thread and the frames beneath the servlet. */
+    static final class ThreadServlet extends HttpServlet {
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            StringBuilder sb = new StringBuilder("thread=").append(Thread.currentThread().getName()).append('\n');
+            Arrays.stream(Thread.currentThread().getStackTrace())
+                    .forEach(f -> sb.append(f.getClassName()).append('.').append(f.getMethodName()).append('\n'));
+            byte[] body = sb.toString().getBytes(StandardCharsets.UTF_8);
+            resp.setContentLength(body.length);
+            resp.getOutputStream().write(body);
+        }
+    }
+
+    static final class EchoServlet extends HttpServlet {
+        @Override
+        protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            byte[] body = req.getInputStream().readAllBytes();
+            resp.setContentLength(body.length);
+            resp.getOutputStream().write(body);
+        }
+    }
+
+    /** Reads one byte from a TCP upstream on ?port=, as a JDBC driver waits for its database: RUNNABLE, no CPU. */
+    static final class UpstreamServlet extends HttpServlet {
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            try (Socket s = new Socket("127.0.0.1", Integer.parseInt(req.getParameter("port")))) {
+                int b = s.getInputStream().read();
+                byte[] body = ("upstream " + b).getBytes(StandardCharsets.US_ASCII);
+                resp.setContentLength(body.length);
+                resp.getOutputStream().write(body);
+            }
+        }
+    }
+
+    /** Completes from another thread after ?ms=. */
+    static final class AsyncServlet extends HttpServlet {
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) {
+            long ms = Long.parseLong(req.getParameter("ms"));
+            AsyncContext ac = req.startAsync();
+            new Thread(() -> {
+                try {
+                    Thread.sleep(ms);
+                    byte[] body = ("async " + ms).getBytes(StandardCharsets.US_ASCII);
+                    ac.getResponse().setContentLength(body.length);
+                    ac.getResponse().getOutputStream().write(body);
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                } finally {
+                    ac.complete();
+                }
+            }).start();
+        }
+    }
+}

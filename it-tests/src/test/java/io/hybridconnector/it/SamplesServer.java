@@ -1,0 +1,69 @@
+package io.hybridconnector.it;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.apache.catalina.Host;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.startup.Tomcat;
+import org.apache.catalina.valves.AccessLogValve;
+
+/**
+ * Embedded Tomcat with the samples WAR deployed unchanged under {@code /samples}, on a free port, with the
+ * connector under test.
+ */
+final class SamplesServer implements AutoCloseable {
+
+    final Tomcat tomcat;
+    final Connector connector;
+    final int port;
+    final Path accessLogDir;
+
+    SamplesServer(ConnectorUnderTest which) throws Exception {
+        String war = System.getProperty("samples.war");
+        if (war == null || !new File(war).isFile()) {
+            throw new IllegalStateException("System property samples.war must point at samples.war, got " + war);
+        }
+        Path base = Files.createTempDirectory("it-" + which.name());
+        tomcat = new Tomcat();
+        tomcat.setBaseDir(base.toString());
+        connector = new Connector(which.protocol);
+        connector.setPort(0);
+        connector.setProperty("maxKeepAliveRequests", "-1");
+        connector.setProperty("connectionTimeout", "20000");
+        tomcat.getService().addConnector(connector);
+        tomcat.setConnector(connector);
+        Host host = tomcat.getHost();
+        accessLogDir = base.resolve("logs");
+        AccessLogValve accessLog = new AccessLogValve();
+        accessLog.setDirectory(accessLogDir.toString());
+        accessLog.setPrefix("access");
+        accessLog.setSuffix(".log");
+        accessLog.setPattern("%r %s %b");
+        accessLog.setBuffered(false);
+        host.getPipeline().addValve(accessLog);
+        tomcat.addWebapp("/samples", new File(war).getAbsolutePath());
+        tomcat.start();
+        port = connector.getLocalPort();
+        if (port <= 0) {
+            throw new IllegalStateException("connector " + which + " did not start: " + connector.getState());
+        }
+    }
+
+    Socket connect() throws IOException {
+        Socket s = new Socket();
+        s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+        s.setSoTimeout(30000);
+        return s;
+    }
+
+    @Override
+    public void close() throws Exception {
+        tomcat.stop();
+        tomcat.destroy();
+    }
+}
