@@ -207,7 +207,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     }
 
     @Override
-    protected void createSSLContext(SSLHostConfig sslHostConfig) throws Exception {
+    protected void createSSLContext(SSLHostConfig sslHostConfig) {
         throw new IllegalStateException("TLS is not supported by HybridHttp11Protocol yet");
     }
 

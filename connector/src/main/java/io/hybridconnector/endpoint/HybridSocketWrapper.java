@@ -2,6 +2,10 @@ package io.hybridconnector.endpoint;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
@@ -90,8 +94,33 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         this.endpoint = endpoint;
         this.loop = loop;
         this.channel = channel;
-        this.lock = (ReentrantLock) getLock();
+        this.lock = lockOf(this);
         this.socketBufferHandler = NO_BUFFERS;
+    }
+
+    /**
+     * {@code getLock()} returns {@code Lock} on Tomcat 10.1 and {@code ReentrantLock} on 11.0: a direct call compiled
+     * against one fails with {@code NoSuchMethodError} on the other. Resolved once by name, so the one jar runs on
+     * both; both versions create a {@code ReentrantLock}.
+     */
+    private static final MethodHandle GET_LOCK;
+
+    static {
+        try {
+            Method getLock = SocketWrapperBase.class.getMethod("getLock");
+            GET_LOCK = MethodHandles.publicLookup().unreflect(getLock)
+                    .asType(MethodType.methodType(Object.class, SocketWrapperBase.class));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static ReentrantLock lockOf(SocketWrapperBase<?> wrapper) {
+        try {
+            return (ReentrantLock) (Object) GET_LOCK.invokeExact(wrapper);
+        } catch (Throwable t) {
+            throw new IllegalStateException("SocketWrapperBase.getLock() failed", t);
+        }
     }
 
     EventLoop loop() {
