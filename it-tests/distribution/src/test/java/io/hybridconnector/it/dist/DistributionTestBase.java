@@ -1,0 +1,170 @@
+package io.hybridconnector.it.dist;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * What an operator does with a real distribution, checked through our connector: copy the jar into {@code lib/},
+ * use the example server.xml (ours beside stock NIO), drop the samples WAR into {@code webapps/}, start
+ * {@code bin/catalina.sh}, use the samples and the bundled {@code examples} webapp (servlets and JSP), stop.
+ * <p>
+ * One Tomcat per subclass (one per Tomcat line), started once for all its tests; the last test stops it and checks
+ * the shutdown. {@link #killIfStillRunning} makes sure that no Tomcat outlives a failed test.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+abstract class DistributionTestBase {
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+            .version(HttpClient.Version.HTTP_1_1).build();
+    private TomcatDistribution tomcat;
+
+    /** The name of the system property that holds this class's Tomcat version. */
+    abstract String versionProperty();
+
+    @BeforeAll
+    void startTomcat() throws Exception {
+        String version = System.getProperty(versionProperty());
+        assertNotNull(version, "system property " + versionProperty() + " not set (run through Maven)");
+        tomcat = new TomcatDistribution(version);
+        tomcat.install();
+        tomcat.start();
+    }
+
+    @AfterAll
+    void killIfStillRunning() throws InterruptedException {
+        if (tomcat != null) {
+            tomcat.kill();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void startupLogShowsOurConnectorWithItsEffectiveSettings() {
+        String log = tomcat.catalinaOut();
+        assertTrue(log.contains("Server version number: " + tomcat.version), log);
+        assertTrue(log.contains("HybridHttp11Protocol [" + tomcat.hybridName() + "] threads="),
+                "no effective-settings line of our connector in catalina.out:\n" + log);
+        assertTrue(log.contains("Starting ProtocolHandler [" + tomcat.hybridName() + "]"), log);
+    }
+
+    /** The papers' three sizes, twice each, on one connection: every response keeps it open for the next. */
+    @Test
+    @Order(2)
+    void samplesServeEverySizeOnOneKeepAliveConnection() throws IOException {
+        try (KeepAliveClient client = new KeepAliveClient(tomcat.hybridPort)) {
+            for (int round = 0; round < 2; round++) {
+                for (String kb : List.of("0.1", "10", "100")) {
+                    KeepAliveClient.Response r = client.get("/samples/size?kb=" + kb);
+                    int expected = (int) Math.round(Double.parseDouble(kb) * 1024);
+                    assertEquals(200, r.status(), kb + " KB");
+                    assertEquals(String.valueOf(expected), r.headers().get("content-length"), kb + " KB");
+                    assertEquals(expected, r.body().length, kb + " KB");
+                    assertTrue(r.text().chars().allMatch(Character::isLetterOrDigit), kb + " KB: not alphanumeric");
+                    assertFalse("close".equalsIgnoreCase(r.headers().get("connection")),
+                            kb + " KB: the server closed the keep-alive connection: " + r.headers());
+                }
+            }
+        }
+    }
+
+    @Test
+    @Order(3)
+    void samplesJspCompilesAndRuns() throws Exception {
+        HttpResponse<String> r = get(ours("/samples/hello.jsp"));
+        assertEquals(200, r.statusCode());
+        assertEquals("Hello JSP 42", r.body().trim());
+    }
+
+    @Test
+    @Order(4)
+    void examplesServletsAnswer() throws Exception {
+        HttpResponse<String> hello = get(ours("/examples/servlets/servlet/HelloWorldExample"));
+        assertEquals(200, hello.statusCode());
+        assertTrue(hello.body().contains("<h1>Hello World!</h1>"), hello.body());
+
+        // A form POST: the request body is read through our connector and parsed by Tomcat.
+        HttpResponse<String> params = http.send(HttpRequest.newBuilder(ours("/examples/servlets/servlet/RequestParamExample"))
+                .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("firstname=Ada&lastname=Lovelace")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, params.statusCode());
+        assertTrue(params.body().contains("= Ada") && params.body().contains("= Lovelace"), params.body());
+
+        // A session: the cookie set by the first response brings the attribute back in the second.
+        HttpResponse<String> set = get(ours("/examples/servlets/servlet/SessionExample?dataname=colour&datavalue=teal"));
+        assertEquals(200, set.statusCode());
+        String cookie = set.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0];
+        assertTrue(cookie.startsWith("JSESSIONID="), cookie);
+        HttpResponse<String> again = http.send(HttpRequest.newBuilder(ours("/examples/servlets/servlet/SessionExample"))
+                .timeout(Duration.ofSeconds(20)).header("Cookie", cookie).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, again.statusCode());
+        assertTrue(again.body().contains("colour = teal"), again.body());
+    }
+
+    @Test
+    @Order(5)
+    void examplesJspPagesAnswer() throws Exception {
+        HttpResponse<String> el = get(ours("/examples/jsp/jsp2/el/basic-arithmetic.jsp"));
+        assertEquals(200, el.statusCode());
+        assertTrue(el.body().contains("Basic Arithmetic"), el.body());
+        // ${1 + 2} and ${1.2 + 2.3} evaluated by Jasper's EL, not echoed
+        assertTrue(el.body().contains("<td>3</td>") && el.body().contains("<td>3.5</td>"), el.body());
+
+        HttpResponse<String> date = get(ours("/examples/jsp/dates/date.jsp"));
+        assertEquals(200, date.statusCode());
+        // a bean from the webapp's classes, read through <jsp:getProperty>
+        assertTrue(java.util.regex.Pattern.compile("Year: is\\s+\\d{4}").matcher(date.body()).find(), date.body());
+    }
+
+    /** The example server.xml keeps stock NIO on a second port: the same WAR answers there too. */
+    @Test
+    @Order(6)
+    void stockNioBesideOursServesTheSameWar() throws Exception {
+        HttpResponse<String> r = get(URI.create("http://127.0.0.1:" + tomcat.nioPort + "/samples/size?kb=10"));
+        assertEquals(200, r.statusCode());
+        assertEquals(10240, r.body().length());
+    }
+
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void stopsCleanly() throws Exception {
+        boolean exitedByItself = tomcat.stop();
+        String log = tomcat.catalinaOut();
+        assertTrue(exitedByItself, "Tomcat did not exit within its stop timeout and was killed:\n" + log);
+        assertEquals(0, tomcat.exitValue(), log);
+        assertTrue(log.contains("Stopping ProtocolHandler [" + tomcat.hybridName() + "]"), log);
+        assertTrue(log.contains("Destroying ProtocolHandler [" + tomcat.hybridName() + "]"), log);
+        List<String> ours = tomcat.severeRecords().stream().filter(r -> r.contains("io.hybridconnector"))
+                .collect(Collectors.toList());
+        assertTrue(ours.isEmpty(), "SEVERE from our classes in catalina.out:\n" + String.join("\n", ours));
+    }
+
+    private URI ours(String path) {
+        return URI.create("http://127.0.0.1:" + tomcat.hybridPort + path);
+    }
+
+    private HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}
