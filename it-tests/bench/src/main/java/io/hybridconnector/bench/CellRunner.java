@@ -1,0 +1,59 @@
+package io.hybridconnector.bench;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import io.hybridconnector.bench.load.CellResult;
+import io.hybridconnector.bench.load.CellSpec;
+import io.hybridconnector.bench.load.LoadGenerator;
+import io.hybridconnector.bench.report.Measurement;
+import io.hybridconnector.bench.server.ProcStats;
+import io.hybridconnector.bench.server.ServerProbe;
+
+/**
+ * Runs one cell (a {@code /samples/size?kb=} size at a concurrency) against one port of a running server process
+ * and returns the client's and the server's numbers. Runs on the calling thread; the entry point for harnesses
+ * other than {@link Compare}.
+ */
+public final class CellRunner {
+
+    private final long serverPid;
+    private final ProcStats proc;
+    private final boolean perf;
+    private final Path workDir;
+    private final Duration requestTimeout;
+
+    /**
+     * @param serverPid      process whose /proc counters (and perf syscalls) are sampled
+     * @param perf           count syscalls with perf (check {@code PerfSyscalls.works()} first)
+     * @param workDir        where perf's control FIFOs go
+     * @param requestTimeout a request unanswered this long counts as an error
+     */
+    public CellRunner(long serverPid, boolean perf, Path workDir, Duration requestTimeout) {
+        this.serverPid = serverPid;
+        this.proc = new ProcStats(serverPid);
+        this.perf = perf;
+        this.workDir = workDir;
+        this.requestTimeout = requestTimeout;
+    }
+
+    /** The path of the samples' size servlet for a size in KB, and the body length it returns. */
+    public static String sizePath(String kb) {
+        return "/samples/size?kb=" + kb;
+    }
+
+    public static long sizeBytes(String kb) {
+        return Math.round(Double.parseDouble(kb) * 1024);
+    }
+
+    public Measurement run(int port, Measurement.Cell cell, String connector, int round, Duration warmup,
+            Duration duration) throws IOException, InterruptedException {
+        CellSpec spec = new CellSpec(new InetSocketAddress("127.0.0.1", port), sizePath(cell.kb()),
+                cell.concurrency(), warmup, duration, requestTimeout, sizeBytes(cell.kb()));
+        ServerProbe probe = new ServerProbe(proc, serverPid, perf, workDir);
+        CellResult client = LoadGenerator.run(spec, probe);
+        return new Measurement(cell, connector, round, client, probe.finish());
+    }
+}

@@ -1,0 +1,119 @@
+package io.hybridconnector.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.hybridconnector.bench.report.Measurement;
+
+/** The command line of {@link Compare}; parsed once on the main thread. */
+final class Options {
+
+    static final String HELP = """
+            Options (pass them as -Dbench.args="..." to exec:exec@compare):
+              --cells LIST          KBxCONCURRENCY cells, default 0.1x8,0.1x100,10x8,100x100
+              --sizes LIST          response sizes in KB (0.1,10,100); with --concurrency: every combination
+              --concurrency LIST    connections, e.g. 8,100,1000
+              --duration S          measured seconds per window (default 5)
+              --cell-warmup S       unmeasured seconds before each window, on its fresh connections (default 1)
+              --warmup S            JIT warm-up per connector before round 1, split over the cells (default 12)
+              --rounds N            interleaved rounds: each cell stock NIO then ours, N times (default 3)
+              --tomcat VERSION      distribution unpacked by `package`: 10.1.59 (default) or 11.0.25
+              --java-home DIR       JDK that runs Tomcat (default: the one running this, i.e. Maven's)
+              --jvm-opts "..."      Tomcat JVM options (default "-Xms1g -Xmx1g", as the baseline)
+              --nio-attrs "..."     extra attributes on the stock connector, e.g. "maxThreads='200'"
+              --ours-attrs "..."    extra attributes on ours, e.g. "threads='64'"
+              --results DIR         also write results.csv and results.md there (relative: to the working dir)
+              --timeout S           a request unanswered this long is an error (default 10)
+              --no-pin              do not use taskset
+              --no-perf             do not count syscalls even if perf works
+              --help
+            """;
+
+    Path target = Path.of("target");
+    List<Measurement.Cell> cells = new ArrayList<>();
+    double durationSeconds = 5;
+    double cellWarmupSeconds = 1;
+    double warmupSeconds = 12;
+    int rounds = 3;
+    String tomcatVersion = "10.1.59";
+    Path javaHome = Path.of(System.getProperty("java.home"));
+    String jvmOptions = "-Xms1g -Xmx1g";
+    String nioAttributes = "";
+    String ourAttributes = "";
+    Path results;
+    double timeoutSeconds = 10;
+    boolean pin = true;
+    boolean perf = true;
+    boolean help;
+
+    static Options parse(String[] args) {
+        Options o = new Options();
+        List<String> sizes = null;
+        List<String> concurrency = null;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--help", "-h", "help" -> o.help = true;
+                case "--no-pin" -> o.pin = false;
+                case "--no-perf" -> o.perf = false;
+                default -> {
+                    if (i + 1 >= args.length || !a.startsWith("--")) {
+                        throw new IllegalArgumentException("unknown option or missing value: " + a + "\n" + HELP);
+                    }
+                    String v = args[++i];
+                    switch (a) {
+                        case "--target" -> o.target = Path.of(v);
+                        case "--cells" -> o.cells = parseCells(v);
+                        case "--sizes" -> sizes = List.of(v.split(","));
+                        case "--concurrency" -> concurrency = List.of(v.split(","));
+                        case "--duration" -> o.durationSeconds = positive(a, v);
+                        case "--cell-warmup" -> o.cellWarmupSeconds = Double.parseDouble(v);
+                        case "--warmup" -> o.warmupSeconds = Double.parseDouble(v);
+                        case "--rounds" -> o.rounds = (int) positive(a, v);
+                        case "--tomcat" -> o.tomcatVersion = v;
+                        case "--java-home" -> o.javaHome = Path.of(v);
+                        case "--jvm-opts" -> o.jvmOptions = v;
+                        case "--nio-attrs" -> o.nioAttributes = v.replace('\'', '"');
+                        case "--ours-attrs" -> o.ourAttributes = v.replace('\'', '"');
+                        case "--results" -> o.results = Path.of(v);
+                        case "--timeout" -> o.timeoutSeconds = positive(a, v);
+                        default -> throw new IllegalArgumentException("unknown option " + a + "\n" + HELP);
+                    }
+                }
+            }
+        }
+        if (sizes != null || concurrency != null) {
+            o.cells = new ArrayList<>();
+            for (String kb : sizes != null ? sizes : List.of("0.1", "10", "100")) {
+                for (String c : concurrency != null ? concurrency : List.of("8", "100")) {
+                    o.cells.add(new Measurement.Cell(kb.trim(), Integer.parseInt(c.trim())));
+                }
+            }
+        } else if (o.cells.isEmpty()) {
+            o.cells = parseCells("0.1x8,0.1x100,10x8,100x100");
+        }
+        return o;
+    }
+
+    static List<Measurement.Cell> parseCells(String list) {
+        List<Measurement.Cell> cells = new ArrayList<>();
+        for (String cell : list.split(",")) {
+            String[] p = cell.trim().split("[xX@]");
+            if (p.length != 2) {
+                throw new IllegalArgumentException("a cell is KBxCONCURRENCY, e.g. 0.1x8; got " + cell);
+            }
+            Double.parseDouble(p[0]);
+            cells.add(new Measurement.Cell(p[0], Integer.parseInt(p[1])));
+        }
+        return cells;
+    }
+
+    private static double positive(String name, String value) {
+        double v = Double.parseDouble(value);
+        if (!(v > 0)) {
+            throw new IllegalArgumentException(name + " must be above 0, got " + value);
+        }
+        return v;
+    }
+}

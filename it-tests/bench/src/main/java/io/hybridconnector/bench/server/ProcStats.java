@@ -1,0 +1,109 @@
+package io.hybridconnector.bench.server;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * Reads a process's CPU time and context switches from /proc; any thread (stateless but for the pid).
+ *
+ * <p>Context switches are summed over {@code /proc/PID/task/*}: the process-level {@code status} counts only the
+ * main thread. A thread that exits during a window takes its switches with it (Tomcat's pool threads live long).
+ */
+public final class ProcStats {
+
+    /** Counters at one instant. */
+    public record Sample(long cpuTicks, long voluntarySwitches, long involuntarySwitches, int threads) {
+
+        public long contextSwitches() {
+            return voluntarySwitches + involuntarySwitches;
+        }
+    }
+
+    private final long pid;
+    private final long ticksPerSecond;
+
+    public ProcStats(long pid) {
+        this.pid = pid;
+        this.ticksPerSecond = clockTicks();
+    }
+
+    public static boolean available() {
+        return Files.isReadable(Path.of("/proc/self/stat"));
+    }
+
+    public long ticksPerSecond() {
+        return ticksPerSecond;
+    }
+
+    public Sample sample() throws IOException {
+        long ticks = cpuTicks(Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
+        long voluntary = 0;
+        long involuntary = 0;
+        int threads = 0;
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks) {
+                String status;
+                try {
+                    status = Files.readString(task.resolve("status"), StandardCharsets.ISO_8859_1);
+                } catch (NoSuchFileException exited) {
+                    continue;
+                }
+                voluntary += field(status, "voluntary_ctxt_switches:");
+                involuntary += field(status, "nonvoluntary_ctxt_switches:");
+                threads++;
+            }
+        }
+        return new Sample(ticks, voluntary, involuntary, threads);
+    }
+
+    /** utime + stime: fields 14 and 15 of /proc/PID/stat, counted after the ")" that ends the command name. */
+    static long cpuTicks(String stat) {
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+        // f[0] is field 3 (state), so field n is f[n - 3]
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    }
+
+    static long field(String status, String name) {
+        int at = status.startsWith(name) ? 0 : status.indexOf("\n" + name);
+        if (at < 0) {
+            return 0;
+        }
+        int start = status.indexOf(':', at) + 1;
+        int end = status.indexOf('\n', start);
+        return Long.parseLong(status.substring(start, end < 0 ? status.length() : end).trim());
+    }
+
+    /** Which CPUs a process may run on, as the kernel says ({@code Cpus_allowed_list}). */
+    public static String cpusAllowed(long pid) {
+        try {
+            String status = Files.readString(Path.of("/proc", Long.toString(pid), "status"));
+            for (String line : status.split("\n")) {
+                if (line.startsWith("Cpus_allowed_list:")) {
+                    return line.substring(line.indexOf(':') + 1).trim();
+                }
+            }
+        } catch (IOException e) {
+            // not Linux
+        }
+        return "?";
+    }
+
+    private static long clockTicks() {
+        try {
+            Process p = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+            if (p.waitFor() == 0) {
+                return Long.parseLong(out);
+            }
+        } catch (IOException | NumberFormatException e) {
+            // fall through
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 100; // USER_HZ on every mainstream Linux
+    }
+}

@@ -1,0 +1,122 @@
+package io.hybridconnector.bench.server;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Map;
+
+import io.hybridconnector.bench.load.Probe;
+
+/**
+ * Server-side counters over one load window: CPU time and context switches from /proc, and syscalls from perf when
+ * it works. Called on the load generator's thread through {@link Probe}; {@link #finish} on the same thread after.
+ */
+public final class ServerProbe implements Probe {
+
+    /** Counter deltas over the window; {@code syscalls} is empty without perf. */
+    public record Delta(long cpuTicks, long ticksPerSecond, long voluntarySwitches, long involuntarySwitches,
+            Map<String, Long> syscalls, String perfProblem) {
+
+        public double cpuNanos() {
+            return cpuTicks * 1e9 / ticksPerSecond;
+        }
+
+        public long contextSwitches() {
+            return voluntarySwitches + involuntarySwitches;
+        }
+    }
+
+    private final ProcStats proc;
+    private final long pid;
+    private final boolean usePerf;
+    private final Path workDir;
+    private PerfSyscalls perf;
+    private String perfProblem;
+    private ProcStats.Sample start;
+    private ProcStats.Sample end;
+
+    public ServerProbe(ProcStats proc, long pid, boolean usePerf, Path workDir) {
+        this.proc = proc;
+        this.pid = pid;
+        this.usePerf = usePerf;
+        this.workDir = workDir;
+    }
+
+    @Override
+    public void beforeWarmup() {
+        if (!usePerf) {
+            return;
+        }
+        try {
+            perf = PerfSyscalls.attach(pid, workDir);
+        } catch (IOException e) {
+            perfProblem = e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            perfProblem = "interrupted";
+        }
+    }
+
+    @Override
+    public void measureStart() {
+        start = sample();
+        if (perf != null) {
+            try {
+                perf.enable();
+            } catch (IOException e) {
+                perfProblem = e.getMessage();
+                closePerf();
+            }
+        }
+    }
+
+    @Override
+    public void measureEnd() {
+        if (perf != null) {
+            try {
+                perf.disable();
+            } catch (IOException e) {
+                perfProblem = e.getMessage();
+                closePerf();
+            }
+        }
+        end = sample();
+    }
+
+    /** Stops perf and returns the deltas. */
+    public Delta finish() throws InterruptedException {
+        Map<String, Long> syscalls = Map.of();
+        if (perf != null) {
+            try {
+                syscalls = perf.finish();
+            } catch (IOException e) {
+                perfProblem = e.getMessage();
+            } finally {
+                closePerf();
+            }
+        }
+        if (start == null || end == null) {
+            throw new IllegalStateException("the load generator never opened the measured window");
+        }
+        return new Delta(end.cpuTicks() - start.cpuTicks(), proc.ticksPerSecond(),
+                end.voluntarySwitches() - start.voluntarySwitches(),
+                end.involuntarySwitches() - start.involuntarySwitches(), syscalls, perfProblem);
+    }
+
+    private ProcStats.Sample sample() {
+        try {
+            return proc.sample();
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading /proc/" + pid, e);
+        }
+    }
+
+    private void closePerf() {
+        try {
+            perf.close();
+        } catch (IOException ignored) {
+            // a temp dir left behind in target/ at worst
+        }
+        perf = null;
+    }
+}
