@@ -24,14 +24,17 @@ public final class CellRunner {
     private final boolean perf;
     private final Path workDir;
     private final Duration requestTimeout;
+    private final int serverCpu;
 
     /**
      * @param serverPid      process whose /proc counters (and perf syscalls) are sampled
      * @param perf           count syscalls with perf (check {@code PerfSyscalls.works()} first)
      * @param workDir        where perf's control FIFOs go
      * @param requestTimeout a request unanswered this long counts as an error
+     * @param serverCpu      the CPU the server is pinned to (its busy time is reported), or -1
      */
-    public CellRunner(long serverPid, boolean perf, Path workDir, Duration requestTimeout) {
+    public CellRunner(long serverPid, boolean perf, Path workDir, Duration requestTimeout, int serverCpu) {
+        this.serverCpu = serverCpu;
         this.serverPid = serverPid;
         this.proc = new ProcStats(serverPid);
         this.perf = perf;
@@ -52,7 +55,7 @@ public final class CellRunner {
             Duration duration) throws IOException, InterruptedException {
         CellSpec spec = new CellSpec(new InetSocketAddress("127.0.0.1", port), sizePath(cell.kb()),
                 cell.concurrency(), warmup, duration, requestTimeout, sizeBytes(cell.kb()));
-        ServerProbe probe = new ServerProbe(proc, serverPid, perf, workDir);
+        ServerProbe probe = new ServerProbe(proc, serverPid, perf, workDir, serverCpu);
         CellResult client = LoadGenerator.run(spec, probe);
         return new Measurement(cell, connector, round, client, probe.finish());
     }

@@ -107,7 +107,7 @@ public final class Compare {
             OUT.println();
 
             CellRunner runner = new CellRunner(tomcat.pid(), perf, target.resolve("run/perf"),
-                    Duration.ofMillis((long) (o.timeoutSeconds * 1000)));
+                    Duration.ofMillis((long) (o.timeoutSeconds * 1000)), pinning.serverCpu());
             int[] ports = { tomcat.stockPort(), tomcat.ourPort() };
 
             Duration perCell = seconds(o.warmupSeconds / o.cells.size());
@@ -148,10 +148,12 @@ public final class Compare {
         var c = m.client();
         var x = m.metrics();
         return String.format("%9s req/s  p50 %6s ms  p99 %6s ms  cs/req %6s  CPU %6s us/req  write/req %5s  "
-                + "client CPU %4s  errors %s", Report.format(c.requestsPerSecond()),
+                + "client CPU %4s  server CPU busy %4s (Tomcat %4s)  errors %s", Report.format(c.requestsPerSecond()),
                 Report.format(c.latencyMillis(50)), Report.format(c.latencyMillis(99)),
                 Report.format(x.get(Measurement.Metric.CS)), Report.format(x.get(Measurement.Metric.CPU)),
-                Report.format(x.get("write/req")), Report.format(c.clientCpuShare()), c.errorsText()
+                Report.format(x.get("write/req")), Report.format(c.clientCpuShare()),
+                Report.format(x.get(Measurement.Metric.SERVER_CPU_BUSY)),
+                Report.format(x.get(Measurement.Metric.TOMCAT_CPU)), c.errorsText()
                         + (m.server().perfProblem() != null ? "  perf: " + m.server().perfProblem() : ""));
     }
 
@@ -170,6 +172,14 @@ public final class Compare {
                 .append(maxClient > 0.9 ? " (near 1: the client may limit req/s in that window)"
                         : " (below 0.9: the client was not the bottleneck)")
                 .append(".\n");
+        double others = all.stream().mapToDouble(m -> m.metrics().get(Measurement.Metric.SERVER_CPU_BUSY)
+                - m.metrics().get(Measurement.Metric.TOMCAT_CPU)).filter(v -> !Double.isNaN(v)).max().orElse(0);
+        sb.append("Other processes on the server CPU: up to ").append(Report.format(Math.max(0, others)))
+                .append(" of it in a window")
+                .append(others > 0.05 ? " - the machine was shared, so req/s and latency are disturbed (a single "
+                        + "event loop gets a smaller share of a contended CPU than a pool of runnable threads); "
+                        + "counts per request (CPU, context switches, syscalls) are the numbers to trust.\n"
+                        : ".\n");
         return sb.toString();
     }
 

@@ -32,6 +32,8 @@ public record Measurement(Cell cell, String connector, int round, CellResult cli
             m.put(column + "/req", count == null ? Double.NaN : perRequest(count));
         }
         m.put(Metric.ERRORS, (double) client.errorCount());
+        m.put(Metric.TOMCAT_CPU, server.cpuNanos() / client.windowNanos());
+        m.put(Metric.SERVER_CPU_BUSY, server.serverCpuBusyShare());
         m.put(Metric.CLIENT_CPU, client.clientCpuShare());
         return m;
     }
@@ -49,6 +51,9 @@ public record Measurement(Cell cell, String connector, int round, CellResult cli
         public static final String CPU = "CPU us/req";
         public static final String ERRORS = "errors";
         public static final String CLIENT_CPU = "load generator CPU share";
+        /** Tomcat's CPU time / window: below SERVER_CPU_BUSY by what other processes took from the server CPU. */
+        public static final String TOMCAT_CPU = "Tomcat CPU share";
+        public static final String SERVER_CPU_BUSY = "server CPU busy (any process)";
 
         private Metric() {
         }

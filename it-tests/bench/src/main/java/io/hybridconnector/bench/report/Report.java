@@ -93,7 +93,7 @@ public final class Report {
         return "round,kb,concurrency,connector,requests,window_s,req_per_s,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,"
                 + "cs,voluntary_cs,involuntary_cs,cs_per_req,cpu_us_per_req,read_per_req,write_per_req,"
                 + "wakeup_per_req,futex_per_req,epoll_wait_per_req,epoll_ctl_per_req,errors,error_kinds,"
-                + "reconnects,client_cpu_share,body_bytes";
+                + "reconnects,client_cpu_share,body_bytes,tomcat_cpu_share,server_cpu_busy_share";
     }
 
     public static String csvRow(Measurement m) {
@@ -111,7 +111,8 @@ public final class Report {
                 raw(x.get("wakeup/req")), raw(x.get("futex/req")), raw(x.get("epoll_wait/req")),
                 raw(x.get("epoll_ctl/req")), Long.toString(c.errorCount()),
                 '"' + c.errorsText().replace("\"", "'") + '"', Long.toString(c.reconnects()),
-                raw(c.clientCpuShare()), Long.toString(c.bodyBytes()));
+                raw(c.clientCpuShare()), Long.toString(c.bodyBytes()), raw(x.get(Measurement.Metric.TOMCAT_CPU)),
+                raw(x.get(Measurement.Metric.SERVER_CPU_BUSY)));
     }
 
     /** "median (min-max)", or the single value for one round. */

@@ -37,6 +37,11 @@ public final class Pinning {
         return new Pinning(null, serverCpu, clientCpu);
     }
 
+    /** The server's CPU when pinned, else -1. */
+    public int serverCpu() {
+        return enabled() ? serverCpu : -1;
+    }
+
     public boolean enabled() {
         return tasksetPath != null;
     }

@@ -77,6 +77,26 @@ public final class ProcStats {
         return Long.parseLong(status.substring(start, end < 0 ? status.length() : end).trim());
     }
 
+    /**
+     * Busy and total ticks of one CPU (or all, for {@code cpu < 0}) from /proc/stat: what else ran on the server's
+     * CPU shows as busy time that is not the server's own.
+     */
+    public static long[] cpuBusyAndTotalTicks(int cpu) throws IOException {
+        String prefix = cpu < 0 ? "cpu " : "cpu" + cpu + " ";
+        for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
+            if (line.startsWith(prefix)) {
+                String[] f = line.substring(prefix.length()).trim().split("\\s+");
+                long total = 0;
+                for (int i = 0; i < Math.min(f.length, 8); i++) { // user..steal; guest is inside user
+                    total += Long.parseLong(f[i]);
+                }
+                long idle = Long.parseLong(f[3]) + Long.parseLong(f[4]); // idle + iowait
+                return new long[] { total - idle, total };
+            }
+        }
+        throw new IOException("no " + prefix.trim() + " line in /proc/stat");
+    }
+
     /** Which CPUs a process may run on, as the kernel says ({@code Cpus_allowed_list}). */
     public static String cpusAllowed(long pid) {
         try {

@@ -15,7 +15,12 @@ public final class ServerProbe implements Probe {
 
     /** Counter deltas over the window; {@code syscalls} is empty without perf. */
     public record Delta(long cpuTicks, long ticksPerSecond, long voluntarySwitches, long involuntarySwitches,
-            Map<String, Long> syscalls, String perfProblem) {
+            Map<String, Long> syscalls, String perfProblem, long serverCpuBusyTicks, long serverCpuTotalTicks) {
+
+        /** Share of the server's CPU (all CPUs without pinning) busy with anything, Tomcat included. */
+        public double serverCpuBusyShare() {
+            return serverCpuTotalTicks == 0 ? Double.NaN : (double) serverCpuBusyTicks / serverCpuTotalTicks;
+        }
 
         public double cpuNanos() {
             return cpuTicks * 1e9 / ticksPerSecond;
@@ -30,12 +35,17 @@ public final class ServerProbe implements Probe {
     private final long pid;
     private final boolean usePerf;
     private final Path workDir;
+    private final int serverCpu;
+    private long[] cpuStart;
+    private long[] cpuEnd;
     private PerfSyscalls perf;
     private String perfProblem;
     private ProcStats.Sample start;
     private ProcStats.Sample end;
 
-    public ServerProbe(ProcStats proc, long pid, boolean usePerf, Path workDir) {
+    /** @param serverCpu the CPU the server is pinned to, or -1 when not pinned */
+    public ServerProbe(ProcStats proc, long pid, boolean usePerf, Path workDir, int serverCpu) {
+        this.serverCpu = serverCpu;
         this.proc = proc;
         this.pid = pid;
         this.usePerf = usePerf;
@@ -59,6 +69,7 @@ public final class ServerProbe implements Probe {
 
     @Override
     public void measureStart() {
+        cpuStart = cpuTicks();
         start = sample();
         if (perf != null) {
             try {
@@ -81,6 +92,15 @@ public final class ServerProbe implements Probe {
             }
         }
         end = sample();
+        cpuEnd = cpuTicks();
+    }
+
+    private long[] cpuTicks() {
+        try {
+            return ProcStats.cpuBusyAndTotalTicks(serverCpu);
+        } catch (IOException e) {
+            return new long[2];
+        }
     }
 
     /** Stops perf and returns the deltas. */
@@ -100,7 +120,8 @@ public final class ServerProbe implements Probe {
         }
         return new Delta(end.cpuTicks() - start.cpuTicks(), proc.ticksPerSecond(),
                 end.voluntarySwitches() - start.voluntarySwitches(),
-                end.involuntarySwitches() - start.involuntarySwitches(), syscalls, perfProblem);
+                end.involuntarySwitches() - start.involuntarySwitches(), syscalls, perfProblem,
+                cpuEnd[0] - cpuStart[0], cpuEnd[1] - cpuStart[1]);
     }
 
     private ProcStats.Sample sample() {
