@@ -4,9 +4,16 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.hybridconnector.endpoint.HybridEndpoint;
-import io.hybridconnector.loop.LoopCounters;
+import javax.management.JMException;
 
+import io.hybridconnector.endpoint.HybridEndpoint;
+import io.hybridconnector.jmx.ConnectorStats;
+import io.hybridconnector.loop.LoopCounters;
+import io.hybridconnector.write.WriteCounters;
+import io.hybridconnector.write.WriteStrategy;
+
+import org.apache.coyote.Processor;
+import org.apache.coyote.RequestGroupInfo;
 import org.apache.coyote.http11.AbstractHttp11Protocol;
 import org.apache.juli.logging.Log;
 import org.apache.juli.logging.LogFactory;
@@ -26,6 +33,7 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
 
     /** Attributes set in server.xml that this connector cannot honour, reported together at init. */
     private final List<String> configurationErrors = new ArrayList<>();
+    private ConnectorStats stats;
 
     public HybridHttp11Protocol() {
         super(new HybridEndpoint());
@@ -79,6 +87,33 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
             return;
         }
         endpoint().setBlockedHandOffMillis(millis);
+    }
+
+    /** @return {@code hybrid} (default), {@code direct} or {@code spin}: see {@link WriteStrategy} */
+    public String getWriteStrategy() {
+        return endpoint().getWriteStrategy().attributeValue();
+    }
+
+    public void setWriteStrategy(String strategy) {
+        try {
+            endpoint().setWriteStrategy(WriteStrategy.parse(strategy));
+        } catch (IllegalArgumentException e) {
+            configurationErrors.add(e.getMessage());
+        }
+    }
+
+    /** @return bytes a connection may leave behind for its loop to flush before the writer waits (hybrid) */
+    public int getWriteBehindLimit() {
+        return endpoint().getWriteBehindLimit();
+    }
+
+    public void setWriteBehindLimit(int bytes) {
+        if (bytes < 8192 || bytes > 64 * 1024 * 1024) {
+            configurationErrors.add("writeBehindLimit=\"" + bytes + "\": accepted values are 8192 to 67108864 " +
+                    "(bytes per connection, default " + HybridEndpoint.DEFAULT_WRITE_BEHIND_LIMIT + ")");
+            return;
+        }
+        endpoint().setWriteBehindLimit(bytes);
     }
 
     // ------------------------------------------------------------------ attributes that cannot apply
@@ -157,8 +192,18 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
         return endpoint().counters();
     }
 
+    /** @return the write path's counters (write calls, zero-byte writes, write-behind, ...) */
+    public WriteCounters writeCounters() {
+        return endpoint().writeCounters();
+    }
+
+    /** @return the connector's JMX bean, also registered as {@code <domain>:type=HybridConnector,name=...} */
+    public ConnectorStats stats() {
+        return stats;
+    }
+
     public void resetCounters() {
-        counters().reset();
+        stats.resetCounters();
     }
 
     // ------------------------------------------------------------------ lifecycle
@@ -170,7 +215,25 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
                     String.join("; ", configurationErrors));
         }
         super.init();
+        Object global = getHandler() == null ? null : getHandler().getGlobal();
+        stats = new ConnectorStats(endpoint(), global instanceof RequestGroupInfo ? (RequestGroupInfo) global : null);
+        try {
+            stats.register(getDomain(), getName());
+        } catch (JMException e) {
+            log.warn("Could not register the HybridConnector MBean for " + getName(), e);
+        }
         log.info(effectiveSettings());
+    }
+
+    @Override
+    public void destroy() throws Exception {
+        try {
+            super.destroy();
+        } finally {
+            if (stats != null) {
+                stats.unregister();
+            }
+        }
     }
 
     /** One line with every setting that shapes the connector's behaviour, logged once at start. */
@@ -179,8 +242,14 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
                 " (cores=" + Runtime.getRuntime().availableProcessors() + ") maxConnections=" +
                 getMaxConnections() + " connectionTimeout=" + getConnectionTimeout() + "ms keepAliveTimeout=" +
                 (getKeepAliveTimeout() < 0 ? "infinite" : getKeepAliveTimeout() + "ms") + " maxKeepAliveRequests=" +
-                getMaxKeepAliveRequests() + " blockedHandOffMillis=" + getBlockedHandOffMillis() +
+                getMaxKeepAliveRequests() + " blockedHandOffMillis=" + getBlockedHandOffMillis() + " writeStrategy=" + getWriteStrategy() +
+                " writeBehindLimit=" + getWriteBehindLimit() +
                 " maxHttpHeaderSize=" + getMaxHttpHeaderSize() + " compression=" + getCompression();
+    }
+
+    @Override
+    protected Processor createProcessor() {
+        return new HybridHttp11Processor(this, getAdapter());
     }
 
     @Override

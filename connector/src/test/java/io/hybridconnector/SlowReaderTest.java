@@ -52,7 +52,7 @@ class SlowReaderTest {
             TestServer.sendGet(s, "/size?bytes=" + TEN_MB);
             InputStream in = s.getInputStream();
             // Headers, then the body in 4 KB reads with a pause every 64 KB: about 160 pauses of 5 ms.
-            TestServer.Response head = readHeadOnly(in);
+            TestServer.Response head = SlowReaderTestSupport.readHead(in);
             assertEquals(200, head.status());
             byte[] buf = new byte[4096];
             long total = 0;
@@ -128,17 +128,5 @@ class SlowReaderTest {
                 assertTrue(millis < 100, "a 0.1 KB request took " + millis + " ms beside a slow reader");
             }
         }
-    }
-
-    private static TestServer.Response readHeadOnly(InputStream in) throws IOException {
-        StringBuilder head = new StringBuilder();
-        while (!head.toString().endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                throw new IOException("closed in headers");
-            }
-            head.append((char) b);
-        }
-        return new TestServer.Response(Integer.parseInt(head.substring(9, 12)), head.toString(), new byte[0]);
     }
 }

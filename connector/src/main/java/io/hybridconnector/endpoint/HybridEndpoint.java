@@ -13,6 +13,11 @@ import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.LoopCounters;
 import io.hybridconnector.loop.LoopThreadPool;
 import io.hybridconnector.loop.StallDetector;
+import io.hybridconnector.write.ResponseClassifier;
+import io.hybridconnector.write.WriteBehindMemory;
+import io.hybridconnector.write.WriteCounters;
+import io.hybridconnector.write.WriteStrategy;
+import io.netty.buffer.ByteBufAllocator;
 
 import org.apache.juli.logging.Log;
 import org.apache.juli.logging.LogFactory;
@@ -39,6 +44,11 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     /** Default for {@code threads}: enough for requests that block on JDBC or remote calls; idle ones hold none. */
     public static final int DEFAULT_THREADS = Math.max(64, 16 * Runtime.getRuntime().availableProcessors());
 
+    /** Per connection: a 100 KB response's rest after a 16 KB send buffer fits with room to spare. */
+    public static final int DEFAULT_WRITE_BEHIND_LIMIT = 256 * 1024;
+    /** Request classes remembered by the classifier (method + path); more are treated as light. */
+    static final int CLASSIFIER_CAPACITY = 4096;
+
     private volatile ServerSocketChannel serverSocket;
     /** The acceptor waits for clients here, so that it can tell when one is waiting at maxConnections. */
     private Selector acceptSelector;
@@ -47,6 +57,12 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     private StallDetector detector;
     private final LoopCounters counters = new LoopCounters();
     private final SynchronizedStack<SocketBufferHandler> bufferPool = new SynchronizedStack<>();
+
+    private final WriteCounters writeCounters = new WriteCounters();
+    private final ResponseClassifier classifier = new ResponseClassifier(CLASSIFIER_CAPACITY);
+    private ByteBufAllocator writeBehindAllocator;
+    private WriteStrategy writeStrategy = WriteStrategy.HYBRID;
+    private int writeBehindLimit = DEFAULT_WRITE_BEHIND_LIMIT;
 
     private int loopCount = Runtime.getRuntime().availableProcessors();
     private long blockedHandOffMillis = 5;
@@ -89,6 +105,34 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         return counters;
     }
 
+    public WriteCounters writeCounters() {
+        return writeCounters;
+    }
+
+    public ResponseClassifier classifier() {
+        return classifier;
+    }
+
+    ByteBufAllocator writeBehindAllocator() {
+        return writeBehindAllocator;
+    }
+
+    public WriteStrategy getWriteStrategy() {
+        return writeStrategy;
+    }
+
+    public void setWriteStrategy(WriteStrategy writeStrategy) {
+        this.writeStrategy = writeStrategy;
+    }
+
+    public int getWriteBehindLimit() {
+        return writeBehindLimit;
+    }
+
+    public void setWriteBehindLimit(int bytes) {
+        this.writeBehindLimit = bytes;
+    }
+
     @Override
     public void setMaxThreads(int maxThreads) {
         super.setMaxThreads(maxThreads);
@@ -122,6 +166,9 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         int n = Math.max(1, Math.min(loopCount, threads));
         pool = new LoopThreadPool(getName(), threads, getDaemon());
         detector = new StallDetector(blockedHandOffMillis, 10);
+        if (writeBehindAllocator == null) {
+            writeBehindAllocator = WriteBehindMemory.newAllocator(n);
+        }
         EventLoop[] created = new EventLoop[n];
         for (int i = 0; i < n; i++) {
             created[i] = new EventLoop(i, pool, counters, detector);
@@ -392,6 +439,23 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     public int getCurrentThreadsBusy() {
         LoopThreadPool p = pool;
         return p == null ? 0 : p.getActiveCount();
+    }
+
+    /** @return requests running away from their loop because they blocked (threads busy beyond the leaders) */
+    public int getBlockedRequests() {
+        LoopThreadPool p = pool;
+        return p == null ? 0 : Math.max(0, p.getActiveCount() - loops.length);
+    }
+
+    /** @return keep-alive connections between requests (no thread, no buffers) */
+    public int getIdleConnectionCount() {
+        int n = 0;
+        for (SocketWrapperBase<SocketChannel> w : connections.values()) {
+            if (((HybridSocketWrapper) w).isIdle()) {
+                n++;
+            }
+        }
+        return n;
     }
 
     public String describeLoops() {

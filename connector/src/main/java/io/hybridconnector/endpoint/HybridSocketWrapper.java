@@ -18,7 +18,13 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.LoopChannel;
+import io.hybridconnector.write.ResponseClassifier.RequestClass;
+import io.hybridconnector.write.ResponseWriter;
+import io.hybridconnector.write.WriteBehindBuffer;
+import io.hybridconnector.write.WriteCounters;
+import io.hybridconnector.write.WriteStrategy;
 
+import org.apache.coyote.Request;
 import org.apache.juli.logging.Log;
 import org.apache.juli.logging.LogFactory;
 import org.apache.tomcat.util.ExceptionUtils;
@@ -59,8 +65,13 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     private final EventLoop loop;
     private final SocketChannel channel;
     private final ReentrantLock lock;
-    /** Reused for gathering writes (headers + body). Lock. */
-    private final ByteBuffer[] gather = new ByteBuffer[2];
+    /** Lock: bytes the kernel has not taken yet, flushed by the loop (hybrid strategy). */
+    private final WriteBehindBuffer behind;
+    /** Lock: blocking writes, by the connector's strategy. */
+    private final ResponseWriter writer;
+    private final WriteCounters writeCounters;
+    /** Lock: the request being served, for the classifier. */
+    private Request request;
 
     /** Leader only. */
     private SelectionKey key;
@@ -68,6 +79,10 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     private int interestOps;
     /** Leader only: interest taken away while another thread held the connection. */
     private int suspendedOps;
+    /** Leader only: the key is armed for writability to flush bytes left behind, not for Tomcat. */
+    private boolean flushingBehind;
+    /** Leader only: the interest to restore once the bytes left behind have been written. */
+    private int afterFlushOps;
     /** Leader only: events dispatched to the loop while another thread held the connection. */
     private final ArrayDeque<SocketEvent> pendingEvents = new ArrayDeque<>(2);
 
@@ -96,6 +111,11 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         this.channel = channel;
         this.lock = lockOf(this);
         this.socketBufferHandler = NO_BUFFERS;
+        this.writeCounters = endpoint.writeCounters();
+        this.behind = new WriteBehindBuffer(endpoint.writeBehindAllocator(), endpoint.getWriteBehindLimit(),
+                writeCounters);
+        this.writer = new ResponseWriter(channel, endpoint.getWriteStrategy(), behind, writeCounters,
+                this::awaitWritable);
     }
 
     /**
@@ -157,6 +177,10 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             return true;
         }
         if ((consumed & SelectionKey.OP_WRITE) != 0) {
+            if (flushingBehind) {
+                flushBehind();
+                return true;
+            }
             // Write first, as Tomcat's NIO does; a pending read is reported again on the next select.
             return runFromLoop(SocketEvent.OPEN_WRITE, SelectionKey.OP_WRITE);
         }
@@ -169,7 +193,20 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             return true;
         }
         int op;
-        if ((interestOps & SelectionKey.OP_WRITE) != 0 && timedOut(now, lastWrite, getWriteTimeout())) {
+        if (flushingBehind && timedOut(now, lastWrite, getWriteTimeout())) {
+            // The client stopped reading a response that is already complete for Tomcat: cut it off.
+            if (lock.tryLock()) {
+                try {
+                    writeCounters.writeTimeout();
+                    previousIOException = new SocketTimeoutException("Write timed out after " + getWriteTimeout() +
+                            " ms with " + behind.size() + " bytes left behind");
+                    close();
+                } finally {
+                    lock.unlock();
+                }
+            }
+            return true;
+        } else if ((interestOps & SelectionKey.OP_WRITE) != 0 && timedOut(now, lastWrite, getWriteTimeout())) {
             op = SelectionKey.OP_WRITE;
         } else if ((interestOps & SelectionKey.OP_READ) != 0 && timedOut(now, lastRead, getReadTimeout())) {
             op = SelectionKey.OP_READ;
@@ -268,14 +305,57 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         return true;
     }
 
-    /** Leader only. */
-    private void applyInterest(int consumed, int requested) {
+    /**
+     * Leader only. With bytes left behind, the connection waits for writability alone: the loop flushes them, and
+     * only then restores the interest the run asked for (the next request is read once this response has left).
+     */
+    private void applyInterest(int consumed, int requested, boolean bytesBehind) {
         if (isClosed()) {
             return;
         }
         int ops = ((interestOps | suspendedOps) & ~consumed) | requested;
         suspendedOps = 0;
-        setInterest(ops);
+        if (bytesBehind) {
+            flushingBehind = true;
+            afterFlushOps |= (ops & ~SelectionKey.OP_WRITE) | (requested & SelectionKey.OP_WRITE);
+            setInterest(SelectionKey.OP_WRITE);
+        } else {
+            setInterest(ops);
+        }
+    }
+
+    /**
+     * Writes what the last request left behind, once, because the socket is writable: no thread but the loop's, no
+     * retry. When all has left, the connection goes back to the interest its request asked for. Leader only.
+     */
+    private void flushBehind() {
+        if (!lock.tryLock()) {
+            suspendInterest();
+            markContended();
+            return;
+        }
+        try {
+            writeCounters.loopFlush();
+            if (behind.writeTo(channel) > 0) {
+                wrote();
+            }
+            if (behind.isEmpty()) {
+                flushingBehind = false;
+                int ops = afterFlushOps;
+                afterFlushOps = 0;
+                if (!endpoint.isRunning() || endpoint.isPaused()) {
+                    close(); // graceful stop: the last response has left, the connection is not reused
+                    return;
+                }
+                idle = socketBufferHandler == NO_BUFFERS;
+                setInterest(ops);
+            }
+        } catch (IOException e) {
+            previousIOException = e;
+            close();
+        } finally {
+            unlockAndResume();
+        }
     }
 
     /** Leader only. Touches the kernel only when the interest set really changes. */
@@ -372,18 +452,22 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             return;
         }
         int requested = requestedOps;
+        boolean bytesBehind = !behind.isEmpty();
         if (state == SocketState.OPEN && socketBufferHandler.isReadBufferEmpty() &&
                 socketBufferHandler.isWriteBufferEmpty() && nonBlockingWriteBuffer.isEmpty()) {
             // Keep-alive, between requests: hold no buffers while waiting for the next one.
             endpoint.returnBuffers(socketBufferHandler);
             socketBufferHandler = NO_BUFFERS;
-            idle = true;
+            idle = !bytesBehind;
+        }
+        if (bytesBehind) {
+            wrote(); // the write deadline for the bytes left behind starts now
         }
         if (leading) {
-            applyInterest(consumed, requested);
+            applyInterest(consumed, requested, bytesBehind);
         } else {
             loop.submit(() -> {
-                applyInterest(consumed, requested);
+                applyInterest(consumed, requested, bytesBehind);
                 return true;
             });
         }
@@ -463,22 +547,14 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             super.writeBlocking(from);
             return;
         }
-        // Larger than the room left: send the buffered bytes (headers) and the application's buffer together.
+        // Larger than the room left: the buffered bytes (headers) and the application's buffer leave together,
+        // without copying the application's buffer through the socket buffer.
+        checkPreviousError();
         socketBufferHandler.configureWriteBufferForRead();
-        ByteBuffer pending = socketBufferHandler.getWriteBuffer();
-        if (pending.hasRemaining()) {
-            gather[0] = pending;
-            gather[1] = from;
-            try {
-                writeFully(gather);
-            } finally {
-                gather[0] = null;
-                gather[1] = null;
-            }
-        } else {
-            doWrite(true, from);
-        }
+        ByteBuffer head = socketBufferHandler.getWriteBuffer();
+        writer.write(head, from, writer.strategy() == WriteStrategy.HYBRID ? requestClass() : null);
         socketBufferHandler.configureWriteBufferForWrite();
+        wrote();
     }
 
     private int writeRoom() {
@@ -490,42 +566,43 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     protected void doWrite(boolean block, ByteBuffer from) throws IOException {
         checkPreviousError();
         if (block) {
-            while (from.hasRemaining()) {
-                int offered = from.remaining();
-                int n = channel.write(from);
-                wrote(n);
-                if (n < offered) {
-                    // The send buffer is full: wait for room rather than ask again.
-                    awaitSocket(SelectionKey.OP_WRITE, getWriteTimeout());
-                }
-            }
-        } else {
-            wrote(channel.write(from));
+            writer.write(null, from, null);
+        } else if (behind.isEmpty() || (behind.writeTo(channel) > 0 && behind.isEmpty())) {
+            // Servlet non-blocking I/O: what the kernel does not take stays in Tomcat's buffers.
+            writeCounters.wrote(channel.write(from));
         }
+        wrote();
     }
 
-    private void writeFully(ByteBuffer[] srcs) throws IOException {
-        checkPreviousError();
-        while (true) {
-            long offered = srcs[0].remaining() + (long) srcs[1].remaining();
-            long n = channel.write(srcs);
-            wrote(n);
-            if (n >= offered) {
-                return;
-            }
-            awaitSocket(SelectionKey.OP_WRITE, getWriteTimeout());
-        }
+    /** Called by the HTTP/1.1 processor as it starts a request on this connection. Lock. */
+    public void serving(Request request) {
+        this.request = request;
     }
 
-    private void wrote(long n) {
-        if (n > 0) {
-            lastWrite = System.currentTimeMillis();
+    /** The class of the response being written, for the classifier: method and path. */
+    private RequestClass requestClass() {
+        Request r = request;
+        if (r == null) {
+            return null;
         }
+        return endpoint.classifier().lookup(r.method().toString() + ' ' + r.requestURI().toString());
+    }
+
+    private void wrote() {
+        lastWrite = System.currentTimeMillis();
+    }
+
+    @Override
+    public boolean hasDataToWrite() {
+        return super.hasDataToWrite() || !behind.isEmpty();
     }
 
     @Override
     protected boolean flushNonBlocking() throws IOException {
         checkPreviousError();
+        if (!behind.isEmpty() && (behind.writeTo(channel) == 0 || !behind.isEmpty())) {
+            return true;
+        }
         boolean dataLeft = !socketBufferHandler.isWriteBufferEmpty();
         if (dataLeft) {
             doWrite(false);
@@ -562,6 +639,15 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
      * Waits until the socket can be read or written, on this thread, with the deadline. A loop leader first hands
      * its loop to another thread: only now has the request really blocked.
      */
+    private void awaitWritable() throws IOException {
+        writeCounters.writerParked();
+        try {
+            awaitSocket(SelectionKey.OP_WRITE, getWriteTimeout());
+        } finally {
+            writeCounters.writerResumed();
+        }
+    }
+
     private void awaitSocket(int op, long timeoutMillis) throws IOException {
         endpoint.counters().socketWait();
         loop.handOffIfLeader();
@@ -605,6 +691,11 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     @Override
     protected void doClose() {
+        if (!behind.isEmpty() && previousIOException == null && getError() == null && endpoint.isRunning() &&
+                lock.isHeldByCurrentThread()) {
+            // Connection: close after a response that is still leaving: send the rest before closing.
+            drainBehind();
+        }
         endpoint.connectionClosed(this);
         try {
             if (key != null) {
@@ -624,9 +715,22 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
                     endpoint.returnBuffers(socketBufferHandler);
                     socketBufferHandler = NO_BUFFERS;
                 }
+                behind.release();
             } finally {
                 lock.unlock();
             }
+        }
+    }
+
+    private void drainBehind() {
+        try {
+            while (!behind.isEmpty()) {
+                if (behind.writeTo(channel) == 0) {
+                    awaitWritable();
+                }
+            }
+        } catch (IOException e) {
+            log.debug("Could not send the rest of the response before closing " + this, e);
         }
     }
 

@@ -1,0 +1,216 @@
+package io.hybridconnector.jmx;
+
+import java.lang.management.ManagementFactory;
+
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+import io.hybridconnector.endpoint.HybridEndpoint;
+import io.hybridconnector.loop.LoopCounters;
+import io.hybridconnector.write.ResponseClassifier;
+import io.hybridconnector.write.WriteCounters;
+
+import org.apache.coyote.RequestGroupInfo;
+
+/**
+ * The connector's JMX view: reads the endpoint's counters, keeps nothing of its own.
+ */
+public final class ConnectorStats implements ConnectorStatsMBean {
+
+    private final HybridEndpoint endpoint;
+    private final RequestGroupInfo global;
+    private ObjectName name;
+
+    public ConnectorStats(HybridEndpoint endpoint, RequestGroupInfo global) {
+        this.endpoint = endpoint;
+        this.global = global;
+    }
+
+    /** Registers with the platform MBean server, where Tomcat registers its own beans. */
+    public void register(String domain, String connectorName) throws JMException {
+        ObjectName on = new ObjectName((domain == null ? "io.hybridconnector" : domain) +
+                ":type=HybridConnector,name=" + connectorName);
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        if (server.isRegistered(on)) {
+            server.unregisterMBean(on);
+        }
+        server.registerMBean(this, on);
+        name = on;
+    }
+
+    public void unregister() {
+        ObjectName on = name;
+        if (on != null) {
+            name = null;
+            try {
+                ManagementFactory.getPlatformMBeanServer().unregisterMBean(on);
+            } catch (JMException e) {
+                // Already gone.
+            }
+        }
+    }
+
+    public ObjectName getObjectName() {
+        return name;
+    }
+
+    private LoopCounters loops() {
+        return endpoint.counters();
+    }
+
+    private WriteCounters writes() {
+        return endpoint.writeCounters();
+    }
+
+    private ResponseClassifier classifier() {
+        return endpoint.classifier();
+    }
+
+    @Override
+    public long getRequests() {
+        return global == null ? 0 : global.getRequestCount();
+    }
+
+    @Override
+    public long getRequestsInline() {
+        return loops().getInlineRuns();
+    }
+
+    @Override
+    public long getHandOffs() {
+        return loops().getHandOffs();
+    }
+
+    @Override
+    public long getStallHandOffs() {
+        return loops().getStallHandOffs();
+    }
+
+    @Override
+    public long getIoHandOffs() {
+        return loops().getIoHandOffs();
+    }
+
+    @Override
+    public long getHandOffsThatWaitedForAThread() {
+        return loops().getLeaderlessHandOffs();
+    }
+
+    @Override
+    public long getCrossThreadTasks() {
+        return loops().getCrossThreadTasks();
+    }
+
+    @Override
+    public int getThreadsNow() {
+        return endpoint.getCurrentThreadCount();
+    }
+
+    @Override
+    public int getBlockedRequestsNow() {
+        return endpoint.getBlockedRequests();
+    }
+
+    @Override
+    public String getWriteStrategy() {
+        return endpoint.getWriteStrategy().attributeValue();
+    }
+
+    @Override
+    public long getWriteCalls() {
+        return writes().getWriteCalls();
+    }
+
+    @Override
+    public long getZeroByteWrites() {
+        return writes().getZeroByteWrites();
+    }
+
+    @Override
+    public long getSpins() {
+        return writes().getSpins();
+    }
+
+    @Override
+    public long getDirectWrites() {
+        return writes().getDirectWrites();
+    }
+
+    @Override
+    public long getWriteBehindHandOvers() {
+        return writes().getWriteBehindHandOvers();
+    }
+
+    @Override
+    public long getLoopFlushes() {
+        return writes().getLoopFlushes();
+    }
+
+    @Override
+    public long getWriterWaits() {
+        return writes().getWriterWaits();
+    }
+
+    @Override
+    public long getWriteTimeouts() {
+        return writes().getWriteTimeouts();
+    }
+
+    @Override
+    public long getWriteBehindBytesNow() {
+        return writes().getWriteBehindBytes();
+    }
+
+    @Override
+    public long getWriteBehindPeakBytes() {
+        return writes().getWriteBehindPeak();
+    }
+
+    @Override
+    public long getParkedWritersNow() {
+        return writes().getParkedWriters();
+    }
+
+    @Override
+    public int getClassifierSize() {
+        return classifier().size();
+    }
+
+    @Override
+    public long getClassifierHeavyClasses() {
+        return classifier().getHeavyClasses();
+    }
+
+    @Override
+    public long getClassifierHits() {
+        return classifier().getHits();
+    }
+
+    @Override
+    public long getClassifierMisses() {
+        return classifier().getMisses();
+    }
+
+    @Override
+    public long getReclassifications() {
+        return classifier().getReclassifications();
+    }
+
+    @Override
+    public int getConnectionsNow() {
+        return (int) endpoint.getConnectionCount();
+    }
+
+    @Override
+    public int getIdleConnectionsNow() {
+        return endpoint.getIdleConnectionCount();
+    }
+
+    @Override
+    public void resetCounters() {
+        loops().reset();
+        writes().reset();
+        classifier().resetCounters();
+    }
+}

@@ -1,0 +1,100 @@
+package io.hybridconnector.write;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.GatheringByteChannel;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+
+/**
+ * The bytes of one connection that the kernel has not taken yet, in pooled direct memory, up to a bound. The
+ * request's thread leaves them here and moves on; the connection's event loop writes them out when the socket is
+ * writable. Holds no memory while empty: the buffer goes back to the pool as soon as it drains, so an idle
+ * keep-alive connection costs nothing.
+ * <p>
+ * Direct memory matters: the JDK copies a heap buffer into a temporary direct buffer on every {@code write()}, so a
+ * 100 KB heap response written through a 16 KB window is copied again, in full, on each partial write. Copied here
+ * once, the rest leaves without further copies however many writes the window forces.
+ * <p>
+ * Not thread-safe: used under the connection's lock.
+ */
+public final class WriteBehindBuffer {
+
+    private final ByteBufAllocator allocator;
+    private final int limit;
+    private final WriteCounters counters;
+    private ByteBuf buf;
+
+    public WriteBehindBuffer(ByteBufAllocator allocator, int limit, WriteCounters counters) {
+        this.allocator = allocator;
+        this.limit = limit;
+        this.counters = counters;
+    }
+
+    public boolean isEmpty() {
+        return buf == null;
+    }
+
+    public int size() {
+        return buf == null ? 0 : buf.readableBytes();
+    }
+
+    /** @return how many more bytes the bound allows */
+    public int room() {
+        return limit - size();
+    }
+
+    /**
+     * Copies as much of {@code src} as the bound allows.
+     *
+     * @return the number of bytes copied
+     */
+    public int append(ByteBuffer src) {
+        int n = Math.min(src.remaining(), room());
+        if (n == 0) {
+            return 0;
+        }
+        if (buf == null) {
+            buf = allocator.directBuffer(Math.max(n, 4096), limit);
+        } else if (buf.maxWritableBytes() < n) {
+            buf.discardReadBytes();
+        }
+        int savedLimit = src.limit();
+        src.limit(src.position() + n);
+        buf.writeBytes(src);
+        src.limit(savedLimit);
+        counters.writeBehindGrew(n);
+        return n;
+    }
+
+    /**
+     * One write call with everything held; releases the memory once it has all left.
+     *
+     * @return the bytes the kernel took
+     */
+    public int writeTo(GatheringByteChannel channel) throws IOException {
+        if (buf == null) {
+            return 0;
+        }
+        int n = buf.readBytes(channel, buf.readableBytes());
+        counters.wrote(n);
+        if (n > 0) {
+            counters.writeBehindShrank(n);
+        }
+        if (!buf.isReadable()) {
+            release();
+        }
+        return n;
+    }
+
+    /** Drops what is held (the connection closed) and gives the memory back. */
+    public void release() {
+        ByteBuf b = buf;
+        if (b != null) {
+            buf = null;
+            counters.writeBehindShrank(b.readableBytes());
+            b.release();
+        }
+    }
+}
