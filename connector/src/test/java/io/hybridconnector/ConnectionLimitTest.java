@@ -34,6 +34,22 @@ class ConnectionLimitTest {
         }
     }
 
+    /** A socket whose options cannot be set is closed at once and gives its place back, as with stock NIO. */
+    @Test
+    void socketThatFailsSetUpIsClosedAndNotCounted() throws Exception {
+        try (TestServer server = new TestServer(HybridHttp11Protocol.class.getName(), "maxConnections", "2",
+                "socket.txBufSize", "0")) {
+            for (int i = 0; i < 3; i++) {
+                try (Socket s = server.connect()) {
+                    TestServer.sendGet(s, "/size?kb=0.1");
+                    assertTrue(closedByServer(s), "connection " + i + " was left open");
+                }
+            }
+            // Three clients got through a limit of two; what is left is the acceptor's place for the next client.
+            assertTrue(server.hybrid().getConnectionCount() <= 1, "leaked: " + server.hybrid().getConnectionCount());
+        }
+    }
+
     private static boolean closedByServer(Socket s) throws Exception {
         s.setSoTimeout(2000);
         try {

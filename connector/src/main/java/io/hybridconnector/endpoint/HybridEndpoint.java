@@ -279,11 +279,12 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
 
     @Override
     protected boolean setSocketOptions(SocketChannel socket) {
+        HybridSocketWrapper wrapper = null;
         try {
             socket.configureBlocking(false);
             socketProperties.setProperties(socket.socket());
             EventLoop loop = leastLoadedLoop();
-            HybridSocketWrapper wrapper = new HybridSocketWrapper(socket, this, loop);
+            wrapper = new HybridSocketWrapper(socket, this, loop);
             wrapper.setReadTimeout(getConnectionTimeout());
             wrapper.setWriteTimeout(getConnectionTimeout());
             wrapper.setKeepAliveLeft(getMaxKeepAliveRequests());
@@ -293,6 +294,11 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         } catch (Throwable t) {
             org.apache.tomcat.util.ExceptionUtils.handleThrowable(t);
             log.error("Error setting socket options", t);
+            if (wrapper == null || connections.get(socket) != wrapper) {
+                // Tomcat's Acceptor closes only sockets it finds in connections: close this one and give its
+                // place under maxConnections back, as NioEndpoint does.
+                destroySocket(socket);
+            }
             return false;
         }
     }

@@ -280,7 +280,8 @@ public final class EventLoop {
      * One tick of the stall detector: hands the loop off if the same request has held the leader since the
      * previous tick and the leader is not computing: it waits for a lock or a sleep, or it is blocked in the kernel
      * (a JDBC socket read shows as RUNNABLE but burns no CPU). A request that computes keeps the loop for
-     * {@code runnableTicks} ticks before it is moved.
+     * {@code runnableTicks} ticks before it is moved. On Linux the kernel's thread state decides "blocked in the kernel";
+     * elsewhere the thread's CPU time does.
      *
      * @return {@code true} if the leader is inside a request
      */
@@ -302,11 +303,17 @@ public final class EventLoop {
         Thread.State state = l.getState();
         boolean waiting = state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING ||
                 state == Thread.State.BLOCKED;
-        if (!waiting && lastSeenCpuNanos >= 0) {
-            long cpu = threads.getThreadCpuTime(l.getId());
-            long wall = System.nanoTime() - lastSeenNanos;
-            // Less than a quarter of the wall time on the CPU: blocked in a system call.
-            waiting = cpu >= 0 && (cpu - lastSeenCpuNanos) * 4 < wall;
+        if (!waiting) {
+            int kernel = KernelThreadState.sleepingInKernel(l.tid());
+            if (kernel >= 0) {
+                // Blocked in a system call (a JDBC socket read shows as RUNNABLE to Java).
+                waiting = kernel == 1;
+            } else if (lastSeenCpuNanos >= 0) {
+                // No /proc: less than a quarter of the wall time on the CPU counts as blocked in a system call.
+                long cpu = threads.getThreadCpuTime(l.getId());
+                long wall = System.nanoTime() - lastSeenNanos;
+                waiting = cpu >= 0 && (cpu - lastSeenCpuNanos) * 4 < wall;
+            }
         }
         if ((waiting || stuckTicks >= runnableTicks) && runSeq.compareAndSet(v, v | HANDED_OFF)) {
             counters.stallHandOffs.increment();

@@ -13,6 +13,9 @@ public final class LoopThread extends Thread {
 
     private final LoopThreadPool pool;
 
+    /** The kernel's id of this thread (Linux), for the stall detector; -1 until known or where unknown. */
+    private volatile int tid = -1;
+
     /** Work handed to this thread while it was parked: an {@link EventLoop} to lead or a {@link Runnable}. */
     private volatile Object assignment;
 
@@ -39,6 +42,7 @@ public final class LoopThread extends Thread {
 
     @Override
     public void run() {
+        tid = KernelThreadState.currentTid();
         try {
             Object work = takeAssignment();
             while (work != null) {
@@ -52,6 +56,10 @@ public final class LoopThread extends Thread {
         } finally {
             pool.onExit(this);
         }
+    }
+
+    int tid() {
+        return tid;
     }
 
     private Object takeAssignment() {
