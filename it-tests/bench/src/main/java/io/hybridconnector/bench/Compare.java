@@ -110,10 +110,13 @@ public final class Compare {
                     Duration.ofMillis((long) (o.timeoutSeconds * 1000)), pinning.serverCpu());
             int[] ports = { tomcat.stockPort(), tomcat.ourPort() };
 
+            // JIT warm-up: no perf (nothing of it is kept), the same code paths otherwise.
+            CellRunner warmRunner = new CellRunner(tomcat.pid(), false, target.resolve("run/perf"),
+                    Duration.ofMillis((long) (o.timeoutSeconds * 1000)), pinning.serverCpu());
             Duration perCell = seconds(o.warmupSeconds / o.cells.size());
             for (int i = 0; i < CONNECTORS.size(); i++) {
                 for (Measurement.Cell cell : o.cells) {
-                    Measurement m = runner.run(ports[i], cell, CONNECTORS.get(i), 0, Duration.ZERO, perCell);
+                    Measurement m = warmRunner.run(ports[i], cell, CONNECTORS.get(i), 0, Duration.ZERO, perCell);
                     OUT.printf("warm-up   %-13s %-16s %s%n", LABELS.get(i), cell.label(), brief(m));
                 }
             }
