@@ -162,11 +162,15 @@ public final class TomcatServer implements AutoCloseable {
         for (String dir : List.of("conf", "lib", "logs", "temp", "webapps", "work")) {
             Files.createDirectories(base.resolve(dir));
         }
-        for (String file : List.of("catalina.properties", "catalina.policy", "context.xml", "logging.properties",
-                "web.xml")) {
-            Files.copy(config.catalinaHome().resolve("conf").resolve(file), base.resolve("conf").resolve(file));
+        // Whatever the distribution ships (11.0 has no catalina.policy any more); server.xml is ours.
+        try (Stream<Path> files = Files.list(config.catalinaHome().resolve("conf"))) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                if (Files.isRegularFile(file)) {
+                    Files.copy(file, base.resolve("conf").resolve(file.getFileName()));
+                }
+            }
         }
-        Files.writeString(base.resolve("conf/server.xml"), serverXml());
+        Files.writeString(base.resolve("conf/server.xml"), serverXml()); // replaces the distribution's
         Files.copy(config.connectorJar(), base.resolve("lib/hybrid-connector.jar"),
                 StandardCopyOption.REPLACE_EXISTING);
         Files.copy(config.samplesWar(), base.resolve("webapps/samples.war"), StandardCopyOption.REPLACE_EXISTING);
