@@ -9,6 +9,7 @@ import javax.management.JMException;
 import io.hybridconnector.endpoint.HybridEndpoint;
 import io.hybridconnector.jmx.ConnectorStats;
 import io.hybridconnector.loop.LoopCounters;
+import io.hybridconnector.loop.ThreadModel;
 import io.hybridconnector.write.WriteCounters;
 import io.hybridconnector.write.WriteStrategy;
 
@@ -87,6 +88,19 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
             return;
         }
         endpoint().setBlockedHandOffMillis(millis);
+    }
+
+    /** @return {@code hybrid} (default), {@code reactor}, {@code single} or {@code sync}: see {@link ThreadModel} */
+    public String getThreadModel() {
+        return endpoint().getThreadModel().attributeValue();
+    }
+
+    public void setThreadModel(String model) {
+        try {
+            endpoint().setThreadModel(ThreadModel.parse(model));
+        } catch (IllegalArgumentException e) {
+            configurationErrors.add(e.getMessage());
+        }
     }
 
     /** @return {@code hybrid} (default), {@code direct} or {@code spin}: see {@link WriteStrategy} */
@@ -242,7 +256,8 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
                 " (cores=" + Runtime.getRuntime().availableProcessors() + ") maxConnections=" +
                 getMaxConnections() + " connectionTimeout=" + getConnectionTimeout() + "ms keepAliveTimeout=" +
                 (getKeepAliveTimeout() < 0 ? "infinite" : getKeepAliveTimeout() + "ms") + " maxKeepAliveRequests=" +
-                getMaxKeepAliveRequests() + " blockedHandOffMillis=" + getBlockedHandOffMillis() + " writeStrategy=" + getWriteStrategy() +
+                getMaxKeepAliveRequests() + " blockedHandOffMillis=" + getBlockedHandOffMillis() + " threadModel=" + getThreadModel() +
+                " writeStrategy=" + getWriteStrategy() +
                 " writeBehindLimit=" + getWriteBehindLimit() +
                 " maxHttpHeaderSize=" + getMaxHttpHeaderSize() + " compression=" + getCompression();
     }

@@ -13,6 +13,7 @@ import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.LoopCounters;
 import io.hybridconnector.loop.LoopThreadPool;
 import io.hybridconnector.loop.StallDetector;
+import io.hybridconnector.loop.ThreadModel;
 import io.hybridconnector.write.ResponseClassifier;
 import io.hybridconnector.write.WriteBehindMemory;
 import io.hybridconnector.write.WriteCounters;
@@ -62,6 +63,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     private final ResponseClassifier classifier = new ResponseClassifier(CLASSIFIER_CAPACITY);
     private ByteBufAllocator writeBehindAllocator;
     private WriteStrategy writeStrategy = WriteStrategy.HYBRID;
+    private ThreadModel threadModel = ThreadModel.HYBRID;
     private int writeBehindLimit = DEFAULT_WRITE_BEHIND_LIMIT;
 
     private int loopCount = Runtime.getRuntime().availableProcessors();
@@ -117,6 +119,19 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         return writeBehindAllocator;
     }
 
+    public ThreadModel getThreadModel() {
+        return threadModel;
+    }
+
+    public void setThreadModel(ThreadModel threadModel) {
+        this.threadModel = threadModel;
+    }
+
+    /** Runs connection work on a pooled thread: a reactor's worker, or a connection's own thread (sync). */
+    void runOnWorker(Runnable work) {
+        pool.execute(work);
+    }
+
     public WriteStrategy getWriteStrategy() {
         return writeStrategy;
     }
@@ -163,9 +178,9 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         running = true;
         paused = false;
         int threads = getMaxThreads();
-        int n = Math.max(1, Math.min(loopCount, threads));
+        int n = threadModel == ThreadModel.SINGLE ? threads : Math.max(1, Math.min(loopCount, threads));
         pool = new LoopThreadPool(getName(), threads, getDaemon());
-        detector = new StallDetector(blockedHandOffMillis, 10);
+        detector = threadModel.handsOff() ? new StallDetector(blockedHandOffMillis, 10) : null;
         if (writeBehindAllocator == null) {
             writeBehindAllocator = WriteBehindMemory.newAllocator(n);
         }
@@ -178,7 +193,9 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         internalExecutor = true;
         initializeConnectionLatch();
         pool.start(created);
-        detector.start(created, getName() + "-stall-detector");
+        if (detector != null) {
+            detector.start(created, getName() + "-stall-detector");
+        }
         startAcceptorThread();
     }
 
@@ -197,7 +214,9 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         for (EventLoop loop : loops) {
             loop.stop();
         }
-        detector.stop();
+        if (detector != null) {
+            detector.stop();
+        }
         pool.stop(getExecutorTerminationTimeoutMillis());
         for (EventLoop loop : loops) {
             loop.closeSelectorIfOpen();
@@ -289,7 +308,11 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
             wrapper.setWriteTimeout(getConnectionTimeout());
             wrapper.setKeepAliveLeft(getMaxKeepAliveRequests());
             connections.put(socket, wrapper);
-            loop.submit(wrapper::registerWithLoop);
+            if (threadModel == ThreadModel.SYNC) {
+                pool.execute(wrapper::serveOnOwnThread);
+            } else {
+                loop.submit(wrapper::registerWithLoop);
+            }
             return true;
         } catch (Throwable t) {
             org.apache.tomcat.util.ExceptionUtils.handleThrowable(t);

@@ -18,6 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.LoopChannel;
+import io.hybridconnector.loop.ThreadModel;
 import io.hybridconnector.write.ResponseClassifier.RequestClass;
 import io.hybridconnector.write.ResponseWriter;
 import io.hybridconnector.write.WriteBehindBuffer;
@@ -70,6 +71,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     /** Lock: blocking writes, by the connector's strategy. */
     private final ResponseWriter writer;
     private final WriteCounters writeCounters;
+    private final ThreadModel model;
     /** Lock: the request being served, for the classifier. */
     private Request request;
 
@@ -112,6 +114,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         this.lock = lockOf(this);
         this.socketBufferHandler = NO_BUFFERS;
         this.writeCounters = endpoint.writeCounters();
+        this.model = endpoint.getThreadModel();
         this.behind = new WriteBehindBuffer(endpoint.writeBehindAllocator(), endpoint.getWriteBehindLimit(),
                 writeCounters);
         this.writer = new ResponseWriter(channel, endpoint.getWriteStrategy(), behind, writeCounters,
@@ -226,6 +229,14 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         if (isClosed()) {
             return true;
         }
+        if (model == ThreadModel.REACTOR) {
+            endpoint.runOnWorker(() -> runOnWorker(event, 0));
+            return true;
+        }
+        if (model == ThreadModel.SYNC) {
+            endpoint.runOnWorker(() -> serveOnOwnThread(event));
+            return true;
+        }
         if (!lock.tryLock()) {
             pendingEvents.addLast(event);
             markContended();
@@ -235,6 +246,12 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     }
 
     private boolean runFromLoop(SocketEvent event, int consumed) {
+        if (model == ThreadModel.REACTOR) {
+            // sTomcat-Async-Fix: the worker owns the connection until it gives it back (applyInterest).
+            suspendInterest();
+            endpoint.runOnWorker(() -> runOnWorker(event, consumed));
+            return true;
+        }
         if (!lock.tryLock()) {
             suspendInterest();
             markContended();
@@ -244,6 +261,69 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             readHint = true;
         }
         return runLockedOnLoop(event, consumed);
+    }
+
+    /** A reactor's worker: runs the event, then hands the connection back to the loop (a task and a wake-up). */
+    private void runOnWorker(SocketEvent event, int consumed) {
+        lock.lock();
+        try {
+            if (isClosed()) {
+                return;
+            }
+            if ((consumed & SelectionKey.OP_READ) != 0) {
+                readHint = true;
+            }
+            SocketState state = process(event);
+            afterRun(state, consumed, false);
+        } finally {
+            unlockAndResume();
+        }
+    }
+
+    /**
+     * sTomcat-Sync: the connection's own thread serves request after request and waits on the connection itself
+     * for the next one, with the keep-alive timeout (the connection timeout when keep-alive is infinite, as BIO's
+     * default was). Returns when the connection closes or a request goes asynchronous (its dispatch comes back here).
+     */
+    void serveOnOwnThread() {
+        serveOnOwnThread(SocketEvent.OPEN_READ);
+    }
+
+    private void serveOnOwnThread(SocketEvent first) {
+        lock.lock();
+        try {
+            SocketEvent event = first;
+            while (!isClosed()) {
+                readHint = true;
+                SocketState state = process(event);
+                if (isClosed()) {
+                    return;
+                }
+                int op;
+                if (state == SocketState.OPEN) {
+                    op = SelectionKey.OP_READ; // the next request
+                } else if (state == SocketState.LONG && requestedOps != 0) {
+                    // Servlet non-blocking I/O: the listener waits for the socket, so this thread does.
+                    op = (requestedOps & SelectionKey.OP_WRITE) != 0 ? SelectionKey.OP_WRITE : SelectionKey.OP_READ;
+                } else {
+                    return; // asynchronous: the dispatch that ends it comes back through onDispatch
+                }
+                if (!behind.isEmpty()) {
+                    drainBehind();
+                }
+                long timeout = op == SelectionKey.OP_WRITE ? getWriteTimeout() :
+                        getReadTimeout() > 0 ? getReadTimeout() : endpoint.getConnectionTimeout();
+                try {
+                    awaitSocket(op, timeout);
+                } catch (IOException e) {
+                    close();
+                    return;
+                }
+                event = op == SelectionKey.OP_WRITE ? SocketEvent.OPEN_WRITE : SocketEvent.OPEN_READ;
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Runs the handler inline on the leader; the lock is held on entry and released here. */

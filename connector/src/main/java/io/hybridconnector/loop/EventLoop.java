@@ -54,6 +54,8 @@ public final class EventLoop {
     private final LoopThreadPool pool;
     private final LoopCounters counters;
     private final StallDetector detector;
+    /** {@code false} under {@link ThreadModel#SINGLE}: the leader keeps its loop whatever it waits for. */
+    private final boolean handOffs;
 
     /** Keys reported ready and not yet handled. Leader only; a new leader continues where the old one stopped. */
     private final ArrayDeque<SelectionKey> ready = new ArrayDeque<>();
@@ -85,8 +87,12 @@ public final class EventLoop {
         boolean run();
     }
 
+    /**
+     * @param detector the stall detector, or {@code null} when blocked requests must not move the loop
+     */
     public EventLoop(int id, LoopThreadPool pool, LoopCounters counters, StallDetector detector) throws IOException {
         this.id = id;
+        this.handOffs = detector != null;
         this.selector = Selector.open();
         this.pool = pool;
         this.counters = counters;
@@ -243,7 +249,9 @@ public final class EventLoop {
         long seq = runSeq.get() + 1;
         current = channel;
         runSeq.set(seq);
-        detector.activity();
+        if (detector != null) {
+            detector.activity();
+        }
         return seq;
     }
 
@@ -266,7 +274,7 @@ public final class EventLoop {
      * thread switch only now that the request really blocks. No-op when the caller is not the leader inside a run.
      */
     public void handOffIfLeader() {
-        if (!inLoop()) {
+        if (!handOffs || !inLoop()) {
             return;
         }
         long v = runSeq.get();

@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 import org.apache.catalina.Host;
 import org.apache.catalina.connector.Connector;
@@ -24,6 +25,14 @@ final class SamplesServer implements AutoCloseable {
     final Path accessLogDir;
 
     SamplesServer(ConnectorUnderTest which) throws Exception {
+        this(which, Map.of());
+    }
+
+    /**
+     * @param properties connector attributes (e.g. {@code connectionTimeout}), set after this class's defaults, so
+     *                   they override them; an attribute the connector does not know fails the start
+     */
+    SamplesServer(ConnectorUnderTest which, Map<String,String> properties) throws Exception {
         String war = System.getProperty("samples.war");
         if (war == null || !new File(war).isFile()) {
             throw new IllegalStateException("System property samples.war must point at samples.war, got " + war);
@@ -35,6 +44,16 @@ final class SamplesServer implements AutoCloseable {
         connector.setPort(0);
         connector.setProperty("maxKeepAliveRequests", "-1");
         connector.setProperty("connectionTimeout", "20000");
+        for (Map.Entry<String,String> p : properties.entrySet()) {
+            if (!connector.setProperty(p.getKey(), p.getValue())) {
+                throw new IllegalArgumentException("connector " + which + " rejected " + p);
+            }
+        }
+        String model = System.getProperty("it.threadModel");
+        if (which == ConnectorUnderTest.HYBRID && model != null && !model.isEmpty()) {
+            // The same test bodies on every thread model of ours (surefire executions model-*).
+            connector.setProperty("threadModel", model);
+        }
         tomcat.getService().addConnector(connector);
         tomcat.setConnector(connector);
         Host host = tomcat.getHost();
