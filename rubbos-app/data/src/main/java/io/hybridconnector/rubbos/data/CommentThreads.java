@@ -18,11 +18,14 @@ final class CommentThreads {
         this.spec = spec;
     }
 
-    /** @return the number of comments one story gets */
+    /**
+     * @return the number of comments one story gets: at least one (a story page without any comment has no
+     *         comment link, and the client would have to go back), heavy-tailed above that
+     */
     int commentsFor(Random random) {
         double u = random.nextDouble();
         double lomax = spec.meanCommentsScale() * (Math.pow(1 - u, -1 / spec.meanCommentsShape()) - 1);
-        return (int) Math.min(spec.maxCommentsPerStory(), Math.floor(lomax));
+        return (int) Math.min(spec.maxCommentsPerStory(), 1 + Math.floor(lomax));
     }
 
     /**

@@ -121,7 +121,7 @@ public final class DataGenerator {
                      + " (id, writer, story_id, parent, childs, rating, date, subject, comment)"
                      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             for (int day = fromDaysAgo - 1; day >= toDaysAgo; day--) {
-                long[] offsets = sortedOffsets(spec.storiesPerDay());
+                long[] offsets = sortedOffsets(old ? spec.oldStoriesPerDay() : spec.storiesPerDay());
                 for (long offset : offsets) {
                     LocalDateTime date = secondsAgo(day * SECONDS_PER_DAY + offset);
                     stories.row(id, title(), dictionary.text(random, 50 + random.nextInt(MAX_TEXT - 50), MAX_TEXT),

@@ -8,7 +8,10 @@ package io.hybridconnector.rubbos.data;
  *
  * @param users              regular users {@code user1..userN}, password {@code passwordK}
  * @param authors            authors {@code author1..authorN} with moderator access
- * @param storiesPerDay      stories written per day, live and old alike
+ * @param storiesPerDay      stories written per day in the live month; it does not shrink with the scale, so
+ *                           that the 85 categories keep several live stories each (an empty category is a "Sorry"
+ *                           page, which sends the client back and skews the mix)
+ * @param oldStoriesPerDay   stories per day in the two archived years
  * @param liveDays           days of stories kept in the live tables (the original: one month)
  * @param oldDays            days of stories kept in the old tables (the original: two years)
  * @param submissions        stories waiting for review at the start
@@ -16,7 +19,7 @@ package io.hybridconnector.rubbos.data;
  * @param meanCommentsScale  Lomax scale; the mean number of comments per story is scale / (shape - 1)
  * @param maxCommentsPerStory cap on one story's thread
  */
-public record DataSpec(int users, int authors, int storiesPerDay, int liveDays, int oldDays, int submissions,
+public record DataSpec(int users, int authors, int storiesPerDay, int oldStoriesPerDay, int liveDays, int oldDays, int submissions,
                        double meanCommentsShape, double meanCommentsScale, int maxCommentsPerStory) {
 
     /** The default of the quick run: loads into H2 in seconds and keeps every shape of the standard set. */
@@ -29,7 +32,8 @@ public record DataSpec(int users, int authors, int storiesPerDay, int liveDays, 
         return new DataSpec(
                 Math.max(100, (int) Math.round(500_000 * scale)),
                 50,
-                Math.max(2, (int) Math.round(20 * scale)),
+                20,
+                Math.max(1, (int) Math.round(20 * scale)),
                 30,
                 730,
                 Math.max(20, (int) Math.round(200 * scale)),
@@ -41,7 +45,7 @@ public record DataSpec(int users, int authors, int storiesPerDay, int liveDays, 
     }
 
     public int oldStories() {
-        return storiesPerDay * oldDays;
+        return oldStoriesPerDay * oldDays;
     }
 
     /** @return the id of author number {@code k} (1-based): authors follow the regular users */

@@ -1,0 +1,68 @@
+package io.hybridconnector.rubbos.client.stats;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.hybridconnector.rubbos.client.workload.State;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * The measured phase of one run, reduced to numbers: totals and one row per state. Immutable.
+ *
+ * @param users       emulated users
+ * @param seconds     length of the measured phase
+ * @param interactions interactions completed without error
+ * @param errors      interactions that failed
+ * @param throughput  (interactions + errors) per second, the original's definition
+ * @param meanMs      mean response time, ms
+ * @param p50Ms       median response time, ms
+ * @param p90Ms       90th percentile, ms
+ * @param p99Ms       99th percentile, ms
+ * @param maxMs       maximum, ms
+ * @param sessions    sessions that ended in the phase
+ * @param noLinks     transitions turned into Back because the page had no link to follow
+ * @param rows        per state, in state order, BACK and END included
+ */
+public record RunResult(int users, double seconds, long interactions, long errors, double throughput,
+                        double meanMs, double p50Ms, double p90Ms, double p99Ms, double maxMs, long sessions,
+                        long noLinks, List<Row> rows) {
+
+    /** One state's line. */
+    public record Row(State state, long count, long errors, double percent, double meanMs, double p50Ms,
+                      double p90Ms, double p99Ms, double maxMs) {
+    }
+
+    public static RunResult of(Stats stats, PhaseClock clock, int users) {
+        Phase phase = Phase.RUN;
+        Histogram all = stats.total(phase);
+        long errors = stats.errors(phase);
+        long requests = all.getTotalCount();
+        long everything = requests + errors;
+        List<Row> rows = new ArrayList<>();
+        for (State s : State.values()) {
+            Stats.Cell cell = stats.cell(phase, s);
+            Histogram h = cell.histogram();
+            boolean timed = s.isInteraction() && h.getTotalCount() > 0;
+            rows.add(new Row(s, cell.count(), cell.errors(),
+                    everything == 0 ? 0 : 100.0 * (cell.count() + cell.errors()) / everything,
+                    timed ? h.getMean() / 1000 : 0, timed ? ms(h, 50) : 0, timed ? ms(h, 90) : 0,
+                    timed ? ms(h, 99) : 0, timed ? h.getMaxValue() / 1000.0 : 0));
+        }
+        double seconds = clock.seconds(phase);
+        boolean any = requests > 0;
+        return new RunResult(users, seconds, requests, errors, everything / seconds,
+                any ? all.getMean() / 1000 : 0, any ? ms(all, 50) : 0, any ? ms(all, 90) : 0,
+                any ? ms(all, 99) : 0, any ? all.getMaxValue() / 1000.0 : 0, stats.sessions(phase),
+                stats.noLinks(phase), List.copyOf(rows));
+    }
+
+    private static double ms(Histogram h, double percentile) {
+        return h.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    /** @return the row of {@code state} */
+    public Row row(State state) {
+        return rows.get(state.ordinal());
+    }
+}

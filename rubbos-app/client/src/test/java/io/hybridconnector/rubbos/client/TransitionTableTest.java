@@ -1,0 +1,110 @@
+package io.hybridconnector.rubbos.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Random;
+
+import io.hybridconnector.rubbos.client.session.PageScraper;
+import io.hybridconnector.rubbos.client.workload.Mix;
+import io.hybridconnector.rubbos.client.workload.State;
+import io.hybridconnector.rubbos.client.workload.ThinkTime;
+import io.hybridconnector.rubbos.client.workload.TransitionTable;
+
+import org.junit.jupiter.api.Test;
+
+/** The tables and the Markov semantics reproduce the mix derived from the original (FACTS.md 3.8). */
+class TransitionTableTest {
+
+    @Test
+    void browseOnlyMixMatchesTheOriginal() {
+        double[] mix = simulate(Mix.BROWSE_ONLY.userTable(), 100_000, new Random(5));
+        assertNear(22.1, mix[State.StoriesOfTheDay.ordinal()]);
+        assertNear(26.7, mix[State.ViewStory.ordinal()]);
+        assertNear(27.9, mix[State.ViewComment.ordinal()]);
+        assertNear(3.7, mix[State.Browse.ordinal()]);
+        assertNear(3.4, mix[State.OlderStories.ordinal()]);
+        assertNear(3.8, mix[State.SearchInStories.ordinal()]);
+    }
+
+    @Test
+    void userSessionsStoreStoriesAtTheTruncatedRate() {
+        TransitionTable t = Mix.READ_WRITE.userTable();
+        Random r = new Random(1);
+        int store = 0;
+        for (int i = 0; i < 100_000; i++) {
+            if (t.next(State.SubmitStory, r) == State.StoreStory) {
+                store++;
+            }
+        }
+        // The column sums to 1.138: StoreStory keeps 1 - 0.155 = 0.845 (FACTS.md 3.7).
+        assertEquals(0.845, store / 100_000.0, 0.01);
+    }
+
+    @Test
+    void thinkTimeIsNegativeExponentialCapped() {
+        ThinkTime t = new ThinkTime(7000);
+        Random r = new Random(3);
+        double sum = 0;
+        long max = 0;
+        for (int i = 0; i < 200_000; i++) {
+            long d = t.draw(r);
+            sum += d;
+            max = Math.max(max, d);
+        }
+        assertEquals(7000, sum / 200_000, 100);
+        assertTrue(max <= 70_000);
+        assertEquals(0, new ThinkTime(0).draw(r));
+    }
+
+    @Test
+    void scraperFindsLinksHiddenFieldsAndImages() {
+        String html = "<img src=\"/rubbos/RUBBoS_logo.jpg\" alt=\"x\"><a href=\"/rubbos/servlet/ViewStory?storyId=3\">"
+                + "<a href=\"/rubbos/servlet/PostComment?storyId=3&amp;parent=0&amp;comment_table=comments\">"
+                + "<input type=\"hidden\" name=\"parent\" value=\"17\">";
+        assertEquals(List.of("/rubbos/RUBBoS_logo.jpg"), PageScraper.images(html));
+        assertEquals(List.of("/rubbos/servlet/PostComment?storyId=3&parent=0&comment_table=comments"),
+                PageScraper.links(html, "PostComment?"));
+        assertEquals("17", PageScraper.hidden(html, "parent"));
+    }
+
+    /** Walks sessions with the original's semantics (no data-dependent Sorry), returning % of page requests. */
+    private static double[] simulate(TransitionTable t, int sessions, Random r) {
+        long[] counts = new long[State.values().length];
+        long total = 0;
+        for (int s = 0; s < sessions; s++) {
+            State current = State.StoriesOfTheDay;
+            Deque<State> history = new ArrayDeque<>();
+            counts[current.ordinal()]++;
+            total++;
+            for (int n = 1; n < 1000; n++) {
+                State next = t.next(current, r);
+                if (next == State.END) {
+                    break;
+                }
+                if (next == State.BACK) {
+                    next = history.isEmpty() ? State.StoriesOfTheDay : history.pop();
+                } else if (t.probability(next, State.BACK) > 0) {
+                    history.push(current);
+                } else {
+                    history.clear();
+                }
+                current = next;
+                counts[current.ordinal()]++;
+                total++;
+            }
+        }
+        double[] percent = new double[counts.length];
+        for (int i = 0; i < counts.length; i++) {
+            percent[i] = 100.0 * counts[i] / total;
+        }
+        return percent;
+    }
+
+    private static void assertNear(double expected, double actual) {
+        assertEquals(expected, actual, 1.0, "percent of requests");
+    }
+}
