@@ -22,7 +22,8 @@ class ServerXmlTest {
             "maxConnections", "acceptCount", "connectionTimeout", "keepAliveTimeout", "maxKeepAliveRequests",
             "maxHttpHeaderSize", "maxPostSize", "maxSwallowSize", "compression", "compressibleMimeType",
             "maxTrailerSize", "relaxedPathChars", "relaxedQueryChars", "server", "URIEncoding", "enableLookups",
-            "redirectPort", "socket.tcpNoDelay", "loops", "blockedHandOffMillis");
+            "redirectPort", "socket.tcpNoDelay", "loops", "blockedHandOffMillis", "writeStrategy", "writeBehindLimit",
+            "threadModel");
 
     @ParameterizedTest
     @ValueSource(strings = { "tomcat-10.1", "tomcat-11.0", "one-parameter" })
