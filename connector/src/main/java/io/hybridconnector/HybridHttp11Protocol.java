@@ -90,6 +90,23 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
         endpoint().setBlockedHandOffMillis(millis);
     }
 
+    /** @return {@code acceptor} (default: Tomcat's acceptor thread) or {@code loops} (each loop accepts) */
+    public String getAcceptMode() {
+        return endpoint().getAcceptMode();
+    }
+
+    public void setAcceptMode(String mode) {
+        String m = mode == null ? "" : mode.trim();
+        if (m.equalsIgnoreCase("loops")) {
+            endpoint().setAcceptOnLoops(true);
+        } else if (m.equalsIgnoreCase("acceptor")) {
+            endpoint().setAcceptOnLoops(false);
+        } else {
+            configurationErrors.add("acceptMode=\"" + mode + "\": accepted values are acceptor (default: a " +
+                    "dedicated acceptor thread hands connections to the loops), loops (each loop accepts)");
+        }
+    }
+
     /** @return {@code hybrid} (default), {@code reactor}, {@code single} or {@code sync}: see {@link ThreadModel} */
     public String getThreadModel() {
         return endpoint().getThreadModel().attributeValue();
@@ -256,7 +273,7 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
                 " (cores=" + Runtime.getRuntime().availableProcessors() + ") maxConnections=" +
                 getMaxConnections() + " connectionTimeout=" + getConnectionTimeout() + "ms keepAliveTimeout=" +
                 (getKeepAliveTimeout() < 0 ? "infinite" : getKeepAliveTimeout() + "ms") + " maxKeepAliveRequests=" +
-                getMaxKeepAliveRequests() + " blockedHandOffMillis=" + getBlockedHandOffMillis() + " threadModel=" + getThreadModel() +
+                getMaxKeepAliveRequests() + " blockedHandOffMillis=" + getBlockedHandOffMillis() + " threadModel=" + getThreadModel() + " acceptMode=" + getAcceptMode() +
                 " writeStrategy=" + getWriteStrategy() +
                 " writeBehindLimit=" + getWriteBehindLimit() +
                 " maxHttpHeaderSize=" + getMaxHttpHeaderSize() + " compression=" + getCompression();

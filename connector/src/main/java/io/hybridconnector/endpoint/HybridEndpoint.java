@@ -64,6 +64,10 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     private ByteBufAllocator writeBehindAllocator;
     private WriteStrategy writeStrategy = WriteStrategy.HYBRID;
     private ThreadModel threadModel = ThreadModel.HYBRID;
+    /** {@code acceptMode="loops"}: each loop accepts on the shared listening socket; no acceptor thread. */
+    private boolean acceptOnLoops;
+    private LoopAcceptor[] loopAcceptors = new LoopAcceptor[0];
+    private final Object admission = new Object();
     private int writeBehindLimit = DEFAULT_WRITE_BEHIND_LIMIT;
 
     private int loopCount = Runtime.getRuntime().availableProcessors();
@@ -125,6 +129,93 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
 
     public void setThreadModel(ThreadModel threadModel) {
         this.threadModel = threadModel;
+    }
+
+    /** @return {@code acceptor} (Tomcat's acceptor thread, default) or {@code loops} */
+    public String getAcceptMode() {
+        return acceptOnLoops ? "loops" : "acceptor";
+    }
+
+    public void setAcceptOnLoops(boolean acceptOnLoops) {
+        this.acceptOnLoops = acceptOnLoops;
+    }
+
+    /**
+     * A loop accepted a client: admit it under {@code maxConnections} (closing the loop's least-recently-used idle
+     * connection at the limit, refusing the client when there is none) and register it with the same loop, inline.
+     * Leader only.
+     */
+    void acceptOnLoop(SocketChannel socket, EventLoop loop) {
+        if (!admit(loop)) {
+            destroySocketUncounted(socket);
+            return;
+        }
+        HybridSocketWrapper wrapper = wrap(socket, loop);
+        if (wrapper != null && threadModel != ThreadModel.SYNC) {
+            wrapper.registerWithLoop();
+        }
+    }
+
+    private boolean admit(EventLoop loop) {
+        int max = getMaxConnections();
+        if (max > 0 && getConnectionCount() >= max) {
+            evictIdleOn(loop);
+        }
+        synchronized (admission) {
+            if (max > 0 && getConnectionCount() >= max) {
+                return false;
+            }
+            try {
+                super.countUpOrAwaitConnection(); // below the limit and serialised: returns at once
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            return true;
+        }
+    }
+
+    /** Closes the least-recently-used idle connection of {@code loop}, inline. Leader only. */
+    private void evictIdleOn(EventLoop loop) {
+        HybridSocketWrapper lru = null;
+        for (SocketWrapperBase<SocketChannel> w : connections.values()) {
+            HybridSocketWrapper hw = (HybridSocketWrapper) w;
+            if (hw.loop() == loop && hw.isIdle() && !hw.isClosed() &&
+                    (lru == null || hw.getLastRead() < lru.getLastRead())) {
+                lru = hw;
+            }
+        }
+        if (lru != null) {
+            lru.closeIfIdle();
+        }
+    }
+
+    private static void destroySocketUncounted(SocketChannel socket) {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            log.debug("Close failed", e);
+        }
+    }
+
+    @Override
+    public void pause() {
+        super.pause();
+        setLoopsAccepting(false);
+    }
+
+    @Override
+    public void resume() {
+        super.resume();
+        setLoopsAccepting(true);
+    }
+
+    private void setLoopsAccepting(boolean accepting) {
+        LoopAcceptor[] las = loopAcceptors;
+        for (int i = 0; i < las.length; i++) {
+            LoopAcceptor la = las[i];
+            loops[i].submit(() -> la.setAccepting(accepting));
+        }
     }
 
     /** Runs connection work on a pooled thread: a reactor's worker, or a connection's own thread (sync). */
@@ -196,7 +287,16 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         if (detector != null) {
             detector.start(created, getName() + "-stall-detector");
         }
-        startAcceptorThread();
+        if (acceptOnLoops) {
+            loopAcceptors = new LoopAcceptor[n];
+            for (int i = 0; i < n; i++) {
+                LoopAcceptor la = new LoopAcceptor(this, created[i], serverSocket);
+                loopAcceptors[i] = la;
+                created[i].submit(la::register);
+            }
+        } else {
+            startAcceptorThread();
+        }
     }
 
     @Override
@@ -298,11 +398,29 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
 
     @Override
     protected boolean setSocketOptions(SocketChannel socket) {
+        EventLoop loop = leastLoadedLoop();
+        HybridSocketWrapper wrapper = wrap(socket, loop);
+        if (wrapper == null) {
+            return false;
+        }
+        if (threadModel != ThreadModel.SYNC) {
+            loop.submit(wrapper::registerWithLoop);
+        }
+        return true;
+    }
+
+    /**
+     * Sets the socket up and records the connection; a sync connection starts on its own thread. On failure the
+     * socket is closed and its place under {@code maxConnections} given back: Tomcat's Acceptor closes only sockets
+     * it finds in {@code connections}, as NioEndpoint knows.
+     *
+     * @return the wrapper, or {@code null} if the socket could not be set up
+     */
+    private HybridSocketWrapper wrap(SocketChannel socket, EventLoop loop) {
         HybridSocketWrapper wrapper = null;
         try {
             socket.configureBlocking(false);
             socketProperties.setProperties(socket.socket());
-            EventLoop loop = leastLoadedLoop();
             wrapper = new HybridSocketWrapper(socket, this, loop);
             wrapper.setReadTimeout(getConnectionTimeout());
             wrapper.setWriteTimeout(getConnectionTimeout());
@@ -310,19 +428,17 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
             connections.put(socket, wrapper);
             if (threadModel == ThreadModel.SYNC) {
                 pool.execute(wrapper::serveOnOwnThread);
-            } else {
-                loop.submit(wrapper::registerWithLoop);
             }
-            return true;
+            return wrapper;
         } catch (Throwable t) {
             org.apache.tomcat.util.ExceptionUtils.handleThrowable(t);
             log.error("Error setting socket options", t);
             if (wrapper == null || connections.get(socket) != wrapper) {
-                // Tomcat's Acceptor closes only sockets it finds in connections: close this one and give its
-                // place under maxConnections back, as NioEndpoint does.
                 destroySocket(socket);
+            } else {
+                wrapper.close();
             }
-            return false;
+            return null;
         }
     }
 

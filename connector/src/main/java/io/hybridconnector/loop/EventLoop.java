@@ -120,6 +120,14 @@ public final class EventLoop {
         return key;
     }
 
+    /**
+     * Registers a listening socket (loops that accept for themselves); not counted as a connection. Leader only.
+     */
+    public SelectionKey registerListener(SelectableChannel channel, int ops, LoopChannel attachment)
+            throws IOException {
+        return channel.register(selector, ops, attachment);
+    }
+
     /** Called once when a registered connection closes. Any thread. */
     public void deregistered() {
         connectionCount.decrementAndGet();

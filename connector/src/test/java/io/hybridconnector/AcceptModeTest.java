@@ -1,0 +1,103 @@
+package io.hybridconnector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.Socket;
+import java.net.SocketException;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code acceptMode="loops"}: the loops accept for themselves, so a new connection reaches its loop without a queue
+ * or a wake-up, while {@code maxConnections} and the least-recently-used eviction still hold.
+ */
+class AcceptModeTest {
+
+    static final String HYBRID = HybridHttp11Protocol.class.getName();
+
+    @Test
+    void loopsAcceptWithoutAHandOff() throws Exception {
+        try (TestServer server = new TestServer(HYBRID, "acceptMode", "loops")) {
+            try (Socket warm = server.connect()) { // class loading on the first request may look like a stall
+                TestServer.get(warm, "/size?kb=0.1");
+            }
+            server.hybrid().resetCounters();
+            for (int i = 0; i < 50; i++) {
+                try (Socket s = server.connect()) {
+                    assertEquals(102, TestServer.get(s, "/size?kb=0.1").body().length);
+                }
+            }
+            assertEquals(0, server.hybrid().getCrossThreadTasks(), "a connection was handed to its loop");
+            assertEquals("loops", server.hybrid().getAcceptMode());
+        }
+    }
+
+    /** The same 50 connections through Tomcat's acceptor thread: each one is a task for its loop. */
+    @Test
+    void acceptorThreadHandsEachConnectionToALoop() throws Exception {
+        try (TestServer server = new TestServer(HYBRID)) {
+            server.hybrid().resetCounters();
+            for (int i = 0; i < 50; i++) {
+                try (Socket s = server.connect()) {
+                    assertEquals(102, TestServer.get(s, "/size?kb=0.1").body().length);
+                }
+            }
+            assertTrue(server.hybrid().getCrossThreadTasks() >= 50, "tasks: " + server.hybrid().getCrossThreadTasks());
+        }
+    }
+
+    @Test
+    void loopAcceptHonoursMaxConnectionsByEvictingTheIdlest() throws Exception {
+        try (TestServer server = new TestServer(HYBRID, "acceptMode", "loops", "loops", "1", "maxConnections", "2");
+                Socket a = server.connect(); Socket b = server.connect()) {
+            assertEquals(200, TestServer.get(a, "/size?kb=0.1").status());
+            Thread.sleep(20);
+            assertEquals(200, TestServer.get(b, "/size?kb=0.1").status());
+            try (Socket c = server.connect()) {
+                assertEquals(200, TestServer.get(c, "/size?kb=0.1").status());
+            }
+            a.setSoTimeout(2000);
+            boolean closed;
+            try {
+                closed = a.getInputStream().read() < 0;
+            } catch (SocketException reset) {
+                closed = true;
+            }
+            assertTrue(closed, "the least-recently-used connection was not closed");
+            assertEquals(200, TestServer.get(b, "/size?kb=0.1").status());
+        }
+    }
+
+    @Test
+    void pauseStopsAcceptingAndResumeRestarts() throws Exception {
+        try (TestServer server = new TestServer(HYBRID, "acceptMode", "loops")) {
+            List<Socket> kept = new ArrayList<>();
+            try (Socket s = server.connect()) {
+                assertEquals(200, TestServer.get(s, "/size?kb=0.1").status());
+                server.connector.pause();
+                Thread.sleep(100);
+                Socket waiting = server.connect(); // sits in the backlog, unserved
+                kept.add(waiting);
+                waiting.setSoTimeout(500);
+                TestServer.sendGet(waiting, "/size?kb=0.1");
+                boolean answered;
+                try {
+                    answered = waiting.getInputStream().read() >= 0;
+                } catch (java.net.SocketTimeoutException e) {
+                    answered = false;
+                }
+                assertTrue(!answered, "a paused connector served a new connection");
+                server.connector.resume();
+                waiting.setSoTimeout(5000);
+                assertEquals(200, TestServer.readResponse(waiting.getInputStream()).status());
+            } finally {
+                for (Socket k : kept) {
+                    k.close();
+                }
+            }
+        }
+    }
+}
