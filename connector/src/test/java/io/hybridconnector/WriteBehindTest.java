@@ -173,6 +173,7 @@ class WriteBehindTest {
             assertEquals("hybrid", mbs.getAttribute(name, "WriteStrategy"));
             mbs.invoke(name, "resetCounters", null, null);
             assertEquals(0L, mbs.getAttribute(name, "WriteCalls"));
+            assertEquals(0L, mbs.getAttribute(name, "Requests"));
         }
     }
 }

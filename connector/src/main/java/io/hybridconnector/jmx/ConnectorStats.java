@@ -21,6 +21,8 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     private final HybridEndpoint endpoint;
     private final RequestGroupInfo global;
     private ObjectName name;
+    /** Tomcat's request count when the counters were last reset: Tomcat's own bean keeps counting from start. */
+    private volatile long requestsAtReset;
 
     public ConnectorStats(HybridEndpoint endpoint, RequestGroupInfo global) {
         this.endpoint = endpoint;
@@ -69,7 +71,7 @@ public final class ConnectorStats implements ConnectorStatsMBean {
 
     @Override
     public long getRequests() {
-        return global == null ? 0 : global.getRequestCount();
+        return global == null ? 0 : global.getRequestCount() - requestsAtReset;
     }
 
     @Override
@@ -209,6 +211,7 @@ public final class ConnectorStats implements ConnectorStatsMBean {
 
     @Override
     public void resetCounters() {
+        requestsAtReset = global == null ? 0 : global.getRequestCount();
         loops().reset();
         writes().reset();
         classifier().resetCounters();
