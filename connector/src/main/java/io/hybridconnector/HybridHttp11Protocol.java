@@ -35,6 +35,7 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
     /** Attributes set in server.xml that this connector cannot honour, reported together at init. */
     private final List<String> configurationErrors = new ArrayList<>();
     private ConnectorStats stats;
+    private volatile BlockPredictingAdapter predictingAdapter;
 
     public HybridHttp11Protocol() {
         super(new HybridEndpoint());
@@ -281,7 +282,12 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
 
     @Override
     protected Processor createProcessor() {
-        return new HybridHttp11Processor(this, getAdapter());
+        BlockPredictingAdapter a = predictingAdapter;
+        if (a == null) {
+            a = new BlockPredictingAdapter(getAdapter(), endpoint().classifier());
+            predictingAdapter = a;
+        }
+        return new HybridHttp11Processor(this, a);
     }
 
     @Override

@@ -14,7 +14,7 @@ import io.hybridconnector.loop.LoopCounters;
 import io.hybridconnector.loop.LoopThreadPool;
 import io.hybridconnector.loop.StallDetector;
 import io.hybridconnector.loop.ThreadModel;
-import io.hybridconnector.write.ResponseClassifier;
+import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.write.WriteBehindMemory;
 import io.hybridconnector.write.WriteCounters;
 import io.hybridconnector.write.WriteStrategy;
@@ -60,7 +60,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     private final SynchronizedStack<SocketBufferHandler> bufferPool = new SynchronizedStack<>();
 
     private final WriteCounters writeCounters = new WriteCounters();
-    private final ResponseClassifier classifier = new ResponseClassifier(CLASSIFIER_CAPACITY);
+    private final RequestClassifier classifier = new RequestClassifier(CLASSIFIER_CAPACITY);
     private ByteBufAllocator writeBehindAllocator;
     private WriteStrategy writeStrategy = WriteStrategy.HYBRID;
     private ThreadModel threadModel = ThreadModel.HYBRID;
@@ -115,7 +115,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         return writeCounters;
     }
 
-    public ResponseClassifier classifier() {
+    public RequestClassifier classifier() {
         return classifier;
     }
 

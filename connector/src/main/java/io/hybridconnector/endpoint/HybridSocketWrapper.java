@@ -19,7 +19,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.LoopChannel;
 import io.hybridconnector.loop.ThreadModel;
-import io.hybridconnector.write.ResponseClassifier.RequestClass;
+import io.hybridconnector.classify.RequestClassifier;
+import io.hybridconnector.classify.RequestClassifier.RequestClass;
 import io.hybridconnector.write.ResponseWriter;
 import io.hybridconnector.write.WriteBehindBuffer;
 import io.hybridconnector.write.WriteCounters;
@@ -665,7 +666,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         if (r == null) {
             return null;
         }
-        return endpoint.classifier().lookup(r.method().toString() + ' ' + r.requestURI().toString());
+        return endpoint.classifier().lookup(RequestClassifier.keyOf(r));
     }
 
     private void wrote() {

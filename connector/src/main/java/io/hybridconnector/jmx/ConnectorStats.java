@@ -8,7 +8,7 @@ import javax.management.ObjectName;
 
 import io.hybridconnector.endpoint.HybridEndpoint;
 import io.hybridconnector.loop.LoopCounters;
-import io.hybridconnector.write.ResponseClassifier;
+import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.write.WriteCounters;
 
 import org.apache.coyote.RequestGroupInfo;
@@ -65,7 +65,7 @@ public final class ConnectorStats implements ConnectorStatsMBean {
         return endpoint.writeCounters();
     }
 
-    private ResponseClassifier classifier() {
+    private RequestClassifier classifier() {
         return endpoint.classifier();
     }
 
@@ -92,6 +92,16 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     @Override
     public long getIoHandOffs() {
         return loops().getIoHandOffs();
+    }
+
+    @Override
+    public long getPredictedHandOffs() {
+        return loops().getPredictedHandOffs();
+    }
+
+    @Override
+    public long getClassifierBlockingClasses() {
+        return classifier().getBlockingClasses();
     }
 
     @Override

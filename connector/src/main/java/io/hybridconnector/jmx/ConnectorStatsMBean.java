@@ -14,6 +14,7 @@ public interface ConnectorStatsMBean {
     long getHandOffs();
     long getStallHandOffs();
     long getIoHandOffs();
+    long getPredictedHandOffs();
     long getHandOffsThatWaitedForAThread();
     long getCrossThreadTasks();
     int getThreadsNow();
@@ -36,6 +37,7 @@ public interface ConnectorStatsMBean {
     // the classifier
     int getClassifierSize();
     long getClassifierHeavyClasses();
+    long getClassifierBlockingClasses();
     long getClassifierHits();
     long getClassifierMisses();
     long getReclassifications();

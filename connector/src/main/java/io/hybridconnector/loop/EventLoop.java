@@ -186,6 +186,7 @@ public final class EventLoop {
 
     private void takeOver(LoopThread me) {
         leader = me;
+        me.led(this);
         long v = runSeq.get();
         if ((v & HANDED_OFF) != 0) {
             // The previous leader is still inside the request that blocked it. Its connection must not be
@@ -282,14 +283,31 @@ public final class EventLoop {
      * thread switch only now that the request really blocks. No-op when the caller is not the leader inside a run.
      */
     public void handOffIfLeader() {
+        if (handOff()) {
+            counters.ioHandOffs.increment();
+        }
+    }
+
+    /**
+     * Gives the loop to another thread before a request that is known to block (its class blocked before), so that
+     * the loop does not wait for the stall detector to notice. Called by the leader at the start of the request.
+     */
+    public void handOffBeforeBlocking() {
+        if (handOff()) {
+            counters.predictedHandOffs.increment();
+        }
+    }
+
+    private boolean handOff() {
         if (!handOffs || !inLoop()) {
-            return;
+            return false;
         }
         long v = runSeq.get();
         if ((v & 1) == 1 && (v & HANDED_OFF) == 0 && runSeq.compareAndSet(v, v | HANDED_OFF)) {
-            counters.ioHandOffs.increment();
             transfer();
+            return true;
         }
+        return false;
     }
 
     /**
@@ -313,12 +331,15 @@ public final class EventLoop {
             stuckTicks = 0;
             lastSeenNanos = System.nanoTime();
             lastSeenCpuNanos = l == null ? -1 : threads.getThreadCpuTime(l.getId());
+            // Already parked in a sleep, a lock or a wait: it has blocked, move the loop now rather than a tick later.
+            if (l != null && javaWaiting(l) && runSeq.compareAndSet(v, v | HANDED_OFF)) {
+                counters.stallHandOffs.increment();
+                transfer();
+            }
             return true;
         }
         stuckTicks++;
-        Thread.State state = l.getState();
-        boolean waiting = state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING ||
-                state == Thread.State.BLOCKED;
+        boolean waiting = javaWaiting(l);
         if (!waiting) {
             int kernel = KernelThreadState.sleepingInKernel(l.tid());
             if (kernel >= 0) {
@@ -336,6 +357,11 @@ public final class EventLoop {
             transfer();
         }
         return true;
+    }
+
+    private static boolean javaWaiting(Thread t) {
+        Thread.State state = t.getState();
+        return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING || state == Thread.State.BLOCKED;
     }
 
     boolean isInRun() {

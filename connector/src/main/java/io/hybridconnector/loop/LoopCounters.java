@@ -14,6 +14,8 @@ public final class LoopCounters {
     final LongAdder stallHandOffs = new LongAdder();
     /** Loops given to another thread by a leader about to wait for its socket (read body, slow reader). */
     final LongAdder ioHandOffs = new LongAdder();
+    /** Loops given away at the start of a request whose class is known to block (learnt, see RequestClassifier). */
+    final LongAdder predictedHandOffs = new LongAdder();
     /** Hand-offs that found every thread busy: the loop waited for one to free up. */
     final LongAdder leaderlessHandOffs = new LongAdder();
     /** Waits for socket readiness on the requesting thread (blocking read or write that got 0 bytes). */
@@ -26,7 +28,11 @@ public final class LoopCounters {
     }
 
     public long getHandOffs() {
-        return stallHandOffs.sum() + ioHandOffs.sum();
+        return stallHandOffs.sum() + ioHandOffs.sum() + predictedHandOffs.sum();
+    }
+
+    public long getPredictedHandOffs() {
+        return predictedHandOffs.sum();
     }
 
     public long getStallHandOffs() {
@@ -57,6 +63,7 @@ public final class LoopCounters {
         inlineRuns.reset();
         stallHandOffs.reset();
         ioHandOffs.reset();
+        predictedHandOffs.reset();
         leaderlessHandOffs.reset();
         socketWaits.reset();
         crossThreadTasks.reset();

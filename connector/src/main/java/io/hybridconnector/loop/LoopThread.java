@@ -58,6 +58,23 @@ public final class LoopThread extends Thread {
         }
     }
 
+    /** The loop this thread led last; it still leads it if {@link EventLoop#inLoop()} says so. */
+    private EventLoop lastLed;
+
+    void led(EventLoop loop) {
+        lastLed = loop;
+    }
+
+    /** @return the loop the calling thread leads right now, or {@code null} */
+    public static EventLoop currentLoop() {
+        LoopThread t = current();
+        if (t == null) {
+            return null;
+        }
+        EventLoop loop = t.lastLed;
+        return loop != null && loop.inLoop() ? loop : null;
+    }
+
     int tid() {
         return tid;
     }

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 
-import io.hybridconnector.write.ResponseClassifier.RequestClass;
+import io.hybridconnector.classify.RequestClassifier.RequestClass;
 
 /**
  * Writes a connection's response bytes for a caller that expects blocking semantics (a servlet's

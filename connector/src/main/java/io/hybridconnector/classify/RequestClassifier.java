@@ -1,11 +1,15 @@
-package io.hybridconnector.write;
+package io.hybridconnector.classify;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.apache.coyote.Request;
+
 /**
- * The paper's map from request class to response category (seeds/000 section 5), learnt at run time: does a
- * response of this class fit what the socket accepts at once (light), or does it leave bytes behind (heavy)?
+ * The paper's map from request class to category (seeds/000 section 5), learnt at run time, for two questions:
+ * does a response of this class fit what the socket accepts at once (light), or does it leave bytes behind
+ * (heavy)? And does a request of this class block its thread (sleep, lock, JDBC), so that its loop should move to
+ * another thread before it runs instead of waiting for the stall detector (blocking)?
  * <p>
  * Consulted only for writes larger than the connection's write buffer, the only ones where the category changes what
  * the write path does: a light class offers the application's buffer to the kernel directly; a heavy class copies it
@@ -16,18 +20,31 @@ import java.util.concurrent.atomic.LongAdder;
  * whose responses fit {@link #FITS_TO_TURN_LIGHT} times in a row becomes light again. The table is bounded;
  * classes beyond {@code capacity} are treated as light and not remembered. Any thread.
  */
-public final class ResponseClassifier {
+public final class RequestClassifier {
 
     /** Consecutive whole-response writes after which a heavy class is light again. */
     static final int FITS_TO_TURN_LIGHT = 8;
 
+    /**
+     * Block score: a request that blocked on its loop adds {@link #BLOCKED_WEIGHT}, one that did not takes 1 off; a
+     * class is blocking from {@link #BLOCKING_SCORE}, so one stray block (the first request of a fresh application
+     * loads classes and initialises its servlet) does not make it so, two in a row do.
+     */
+    static final int BLOCKED_WEIGHT = 3;
+    static final int BLOCKING_SCORE = 6;
+    static final int MAX_BLOCK_SCORE = 12;
+    /** One request in this many of a blocking class runs on the loop anyway, to see whether it still blocks. */
+    static final int PROBE_EVERY = 16;
+
     private final ConcurrentHashMap<String,RequestClass> classes = new ConcurrentHashMap<>();
+    /** Set once any class has blocked: until then the adapter does not even look requests up. */
+    private volatile boolean anyBlocking;
     private final int capacity;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
     private final LongAdder reclassifications = new LongAdder();
 
-    public ResponseClassifier(int capacity) {
+    public RequestClassifier(int capacity) {
         this.capacity = capacity;
     }
 
@@ -46,6 +63,20 @@ public final class ResponseClassifier {
             return null;
         }
         return classes.computeIfAbsent(key, k -> new RequestClass());
+    }
+
+    /** @return a request's class: its method and path ({@code "GET /app/size"}) */
+    public static String keyOf(Request request) {
+        return request.method().toString() + ' ' + request.requestURI().toString();
+    }
+
+    /** @return whether any request class has ever blocked (cheap; read on every request) */
+    public boolean anyBlocking() {
+        return anyBlocking;
+    }
+
+    public long getBlockingClasses() {
+        return classes.values().stream().filter(RequestClass::isBlocking).count();
     }
 
     public int size() {
@@ -79,6 +110,31 @@ public final class ResponseClassifier {
 
         private volatile boolean heavy;
         private int fitsInARow;
+        private volatile int blockScore;
+        private int sinceProbe;
+
+        public boolean isBlocking() {
+            return blockScore >= BLOCKING_SCORE;
+        }
+
+        /**
+         * @return {@code true} if a request of this class should give its loop away before it runs, because
+         *         requests of this class blocked; one in {@link #PROBE_EVERY} runs on the loop to re-test
+         */
+        public boolean predictBlocking() {
+            return isBlocking() && ++sinceProbe % PROBE_EVERY != 0;
+        }
+
+        /** A request of this class ran on a loop (not handed off in advance); did it block? */
+        public void ranOnLoop(boolean blocked) {
+            int score = blockScore;
+            int next = blocked ? Math.min(score + BLOCKED_WEIGHT, MAX_BLOCK_SCORE) : Math.max(score - 1, 0);
+            if ((score >= BLOCKING_SCORE) != (next >= BLOCKING_SCORE)) {
+                reclassifications.increment();
+                anyBlocking = true;
+            }
+            blockScore = next;
+        }
 
         public boolean isHeavy() {
             return heavy;

@@ -1,0 +1,86 @@
+package io.hybridconnector;
+
+import io.hybridconnector.classify.RequestClassifier;
+import io.hybridconnector.classify.RequestClassifier.RequestClass;
+import io.hybridconnector.loop.EventLoop;
+import io.hybridconnector.loop.LoopThread;
+
+import org.apache.coyote.Adapter;
+import org.apache.coyote.Request;
+import org.apache.coyote.Response;
+import org.apache.tomcat.util.net.SocketEvent;
+
+/**
+ * Catalina's adapter as a loop leader calls it. A request that blocks on the loop costs the loop's other
+ * connections the time the stall detector needs to notice (one or two ticks); a request class that has blocked before
+ * therefore gives its loop to another thread before it runs, at the price of one hand-off. Which classes block is
+ * learnt from the requests that ran on the loop, and re-tested now and then (see {@link RequestClass}).
+ * <p>
+ * Until some request has blocked, the only cost is one volatile read per request.
+ */
+final class BlockPredictingAdapter implements Adapter {
+
+    private final Adapter delegate;
+    private final RequestClassifier classifier;
+
+    BlockPredictingAdapter(Adapter delegate, RequestClassifier classifier) {
+        this.delegate = delegate;
+        this.classifier = classifier;
+    }
+
+    @Override
+    public void service(Request req, Response res) throws Exception {
+        EventLoop loop = LoopThread.currentLoop();
+        if (loop == null) {
+            // A worker, a connection's own thread, or a thread that already gave its loop away.
+            delegate.service(req, res);
+            return;
+        }
+        RequestClass known = null;
+        if (classifier.anyBlocking()) {
+            known = classifier.lookup(RequestClassifier.keyOf(req));
+            if (known != null && known.predictBlocking()) {
+                loop.handOffBeforeBlocking();
+                delegate.service(req, res);
+                return;
+            }
+        }
+        try {
+            delegate.service(req, res);
+        } finally {
+            if (!loop.inLoop()) {
+                RequestClass c = known != null ? known : classifier.lookup(RequestClassifier.keyOf(req));
+                if (c != null) {
+                    c.ranOnLoop(true);
+                }
+            } else if (known != null) {
+                known.ranOnLoop(false);
+            }
+        }
+    }
+
+    @Override
+    public boolean prepare(Request req, Response res) throws Exception {
+        return delegate.prepare(req, res);
+    }
+
+    @Override
+    public boolean asyncDispatch(Request req, Response res, SocketEvent status) throws Exception {
+        return delegate.asyncDispatch(req, res, status);
+    }
+
+    @Override
+    public void log(Request req, Response res, long time) {
+        delegate.log(req, res, time);
+    }
+
+    @Override
+    public void checkRecycled(Request req, Response res) {
+        delegate.checkRecycled(req, res);
+    }
+
+    @Override
+    public String getDomain() {
+        return delegate.getDomain();
+    }
+}
