@@ -54,24 +54,11 @@ class SlowReaderTest {
             // Headers, then the body in 4 KB reads with a pause every 64 KB: about 160 pauses of 5 ms.
             TestServer.Response head = SlowReaderTestSupport.readHead(in);
             assertEquals(200, head.status());
-            byte[] buf = new byte[4096];
-            long total = 0;
-            long sincePause = 0;
-            int maxThreads = 0;
-            while (total < TEN_MB) {
-                int n = in.read(buf, 0, (int) Math.min(buf.length, TEN_MB - total));
-                assertTrue(n > 0, "connection closed after " + total + " bytes");
-                for (int i = 0; i < n; i++) {
-                    assertTrue(Character.isLetterOrDigit(buf[i]), "corrupt byte at " + (total + i));
-                }
-                total += n;
-                sincePause += n;
-                if (sincePause >= 64 * 1024) {
-                    sincePause = 0;
-                    Thread.sleep(5);
-                    maxThreads = Math.max(maxThreads, server.hybrid().getEndpointThreadCount());
-                }
-            }
+            int[] maxThreads = new int[1];
+            long total = SlowReaderTestSupport.readAlphanumericBody(in, TEN_MB, 64 * 1024, () -> {
+                Thread.sleep(5);
+                maxThreads[0] = Math.max(maxThreads[0], server.hybrid().getEndpointThreadCount());
+            });
             long wallNanos = System.nanoTime() - start;
             long cpuNanos = workerCpuNanos() - cpuBefore;
             assertEquals(TEN_MB, total);
@@ -79,7 +66,7 @@ class SlowReaderTest {
             assertTrue(cpuNanos < wallNanos / 2,
                     "writer burned " + cpuNanos / 1_000_000 + " ms CPU in " + wallNanos / 1_000_000 + " ms");
             // One loop leader, plus at most one thread that took the loop over while the writer waited.
-            assertTrue(maxThreads <= 3, "threads grew to " + maxThreads);
+            assertTrue(maxThreads[0] <= 3, "threads grew to " + maxThreads[0]);
             assertTrue(server.hybrid().getSocketWaits() > 0, "the writer never waited for writability");
             // The connection stays usable.
             assertEquals(102, TestServer.get(s, "/size?kb=0.1").body().length);

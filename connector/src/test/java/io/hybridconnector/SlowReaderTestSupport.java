@@ -1,5 +1,7 @@
 package io.hybridconnector;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.io.IOException;
 import java.io.InputStream;
 
@@ -19,6 +21,38 @@ final class SlowReaderTestSupport {
             head.append((char) b);
         }
         return new TestServer.Response(Integer.parseInt(head.substring(9, 12)), head.toString(), new byte[0]);
+    }
+
+    /**
+     * Reads {@code length} body bytes in 4 KB reads, checking that each is alphanumeric (the test servlets' bodies),
+     * and runs {@code pause} after every {@code pauseEvery} bytes: a reader slower than the server.
+     *
+     * @return the bytes read
+     */
+    static long readAlphanumericBody(InputStream in, long length, int pauseEvery, Pause pause) throws Exception {
+        byte[] buf = new byte[4096];
+        long total = 0;
+        long sincePause = 0;
+        while (total < length) {
+            int n = in.read(buf, 0, (int) Math.min(buf.length, length - total));
+            assertTrue(n > 0, "connection closed after " + total + " bytes");
+            for (int i = 0; i < n; i++) {
+                assertTrue(Character.isLetterOrDigit(buf[i]), "corrupt byte at " + (total + i));
+            }
+            total += n;
+            sincePause += n;
+            if (sincePause >= pauseEvery) {
+                sincePause = 0;
+                pause.run();
+            }
+        }
+        return total;
+    }
+
+    /** What a slow reader does between reads. */
+    @FunctionalInterface
+    interface Pause {
+        void run() throws Exception;
     }
 
     static int contentLength(String head) {

@@ -44,24 +44,11 @@ class WriteBehindTest {
         TestServer.Response head = SlowReaderTestSupport.readHead(in);
         assertEquals(200, head.status());
         int length = SlowReaderTestSupport.contentLength(head.head());
-        byte[] buf = new byte[4096];
-        int total = 0;
-        int sincePause = 0;
-        while (total < length) {
-            int n = in.read(buf, 0, Math.min(buf.length, length - total));
-            assertTrue(n > 0, "connection closed after " + total + " bytes");
-            for (int i = 0; i < n; i++) {
-                assertTrue(Character.isLetterOrDigit(buf[i]), "corrupt byte at " + (total + i));
-            }
-            total += n;
-            sincePause += n;
-            if (sincePause >= 32 * 1024) {
-                sincePause = 0;
-                maxBehind[0] = Math.max(maxBehind[0], server.hybrid().writeCounters().getWriteBehindBytes());
-                Thread.sleep(2);
-            }
-        }
-        return total;
+        long total = SlowReaderTestSupport.readAlphanumericBody(in, length, 32 * 1024, () -> {
+            maxBehind[0] = Math.max(maxBehind[0], server.hybrid().writeCounters().getWriteBehindBytes());
+            Thread.sleep(2);
+        });
+        return (int) total;
     }
 
     @Test

@@ -733,6 +733,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         endpoint.counters().socketWait();
         loop.handOffIfLeader();
         boolean ready;
+        boolean write = op == SelectionKey.OP_WRITE;
         try {
             ready = SocketWaiter.current().await(channel, op, timeoutMillis);
         } catch (IOException e) {
@@ -741,8 +742,12 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         }
         if (!ready) {
             SocketTimeoutException e = new SocketTimeoutException(
-                    (op == SelectionKey.OP_READ ? "Read" : "Write") + " timed out after " + timeoutMillis + " ms");
-            previousIOException = e;
+                    (write ? "Write" : "Read") + " timed out after " + timeoutMillis + " ms");
+            if (write) {
+                // A write that timed out leaves the socket failed: nothing more may be sent on it. A read that timed
+                // out does not: Tomcat still answers 400 on the connection, as it does on NioEndpoint.
+                previousIOException = e;
+            }
             throw e;
         }
     }

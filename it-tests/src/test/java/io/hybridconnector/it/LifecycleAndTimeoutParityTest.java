@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -138,26 +137,17 @@ class LifecycleAndTimeoutParityTest {
         }
     }
 
-    @Test
-    void bodyReadTimeoutGets400AndACloseOnStockNio() throws Exception {
-        bodyReadTimeoutGets400AndAClose(ConnectorUnderTest.STOCK_NIO);
-    }
-
-    @Test
-    @Disabled("connector bug: a blocking body read that times out makes the socket fail for good "
-            + "(HybridSocketWrapper.awaitSocket stores the read's SocketTimeoutException in previousIOException), so "
-            + "Tomcat's 400 for the timed-out request cannot be written and the client sees a bare close; stock NIO "
-            + "keeps only write timeouts sticky (NioSocketWrapper.fillReadBuffer throws without storing) and sends "
-            + "400 + Connection: close")
-    void bodyReadTimeoutGets400AndACloseOnOurs() throws Exception {
-        bodyReadTimeoutGets400AndAClose(ConnectorUnderTest.HYBRID);
+    @ParameterizedTest
+    @EnumSource(ConnectorUnderTest.class)
+    void bodyReadTimeoutGets400AndAClose(ConnectorUnderTest which) throws Exception {
+        bodyReadTimeoutGets400AndACloseOn(which);
     }
 
     /**
      * A request whose body stops arriving: the servlet's blocking read times out after connectionTimeout, Tomcat
      * turns that into 400 and closes the connection.
      */
-    private static void bodyReadTimeoutGets400AndAClose(ConnectorUnderTest which) throws Exception {
+    private static void bodyReadTimeoutGets400AndACloseOn(ConnectorUnderTest which) throws Exception {
         try (SamplesServer server = new SamplesServer(which, Map.of("connectionTimeout", "" + TIMEOUT_MS));
                 Socket s = server.connect()) {
             RawHttp.send(s, "POST /samples/upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: 10\r\n\r\nabcde");
