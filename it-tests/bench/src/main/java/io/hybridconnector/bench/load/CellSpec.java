@@ -16,9 +16,16 @@ import java.time.Duration;
  * @param requestTimeout     a request without a complete response after this long is an error (its connection is
  *                           closed and replaced)
  * @param expectedBodyBytes  body length every response must have, or -1 for any
+ * @param thinkTime          mean of an exponentially distributed pause between a response and the connection's next
+ *                           request ({@link Duration#ZERO}: none, the papers' zero think time); seeds/004's clients
  */
 public record CellSpec(InetSocketAddress target, String path, int connections, Duration warmup, Duration duration,
-        Duration requestTimeout, long expectedBodyBytes) {
+        Duration requestTimeout, long expectedBodyBytes, Duration thinkTime) {
+
+    public CellSpec(InetSocketAddress target, String path, int connections, Duration warmup, Duration duration,
+            Duration requestTimeout, long expectedBodyBytes) {
+        this(target, path, connections, warmup, duration, requestTimeout, expectedBodyBytes, Duration.ZERO);
+    }
 
     public CellSpec {
         if (connections < 1) {
@@ -35,11 +42,15 @@ public record CellSpec(InetSocketAddress target, String path, int connections, D
     }
 
     public CellSpec withExpectedBodyBytes(long bytes) {
-        return new CellSpec(target, path, connections, warmup, duration, requestTimeout, bytes);
+        return new CellSpec(target, path, connections, warmup, duration, requestTimeout, bytes, thinkTime);
+    }
+
+    public CellSpec withThinkTime(Duration mean) {
+        return new CellSpec(target, path, connections, warmup, duration, requestTimeout, expectedBodyBytes, mean);
     }
 
     public CellSpec withRequestTimeout(Duration timeout) {
-        return new CellSpec(target, path, connections, warmup, duration, timeout, expectedBodyBytes);
+        return new CellSpec(target, path, connections, warmup, duration, timeout, expectedBodyBytes, thinkTime);
     }
 
     /** The request bytes: HTTP/1.1 keeps the connection open by default, so no Connection header. */

@@ -13,6 +13,8 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import org.HdrHistogram.Histogram;
@@ -49,6 +51,8 @@ public final class LoadGenerator {
     private final Histogram latency = new Histogram(MAX_LATENCY_NANOS, 3);
     private final Map<String, Long> errors = new HashMap<>();
     private final List<Connection> connections = new ArrayList<>();
+    /** Connections in a think pause, earliest next request first (empty with zero think time). */
+    private final PriorityQueue<Connection> thinking = new PriorityQueue<>((a, b) -> Long.compare(a.sendAt, b.sendAt));
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private Selector selector;
     private Phase phase = Phase.WARMUP;
@@ -112,8 +116,12 @@ public final class LoadGenerator {
                     housekeeping(now);
                     nextHousekeeping = now + HOUSEKEEPING_NANOS;
                 }
+                sendAfterThinking(now);
                 long next = Math.min(nextHousekeeping, phase == Phase.WARMUP ? measureStart
                         : phase == Phase.MEASURE ? measureEnd : drainDeadline);
+                if (!thinking.isEmpty()) {
+                    next = Math.min(next, thinking.peek().sendAt);
+                }
                 long waitMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(next - now));
                 if (selector.select(waitMillis) > 0) {
                     Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
@@ -204,7 +212,28 @@ public final class LoadGenerator {
         if (close) {
             replace(c);
         } else if (phase != Phase.DRAIN) {
+            sendOrThink(c, now);
+        }
+    }
+
+    /** With a think time, the next request waits an exponentially distributed pause; without, it goes at once. */
+    private void sendOrThink(Connection c, long now) {
+        long mean = spec.thinkTime().toNanos();
+        if (mean <= 0) {
             send(c, now);
+            return;
+        }
+        double u = ThreadLocalRandom.current().nextDouble();
+        c.sendAt = now + (long) (-Math.log(1 - u) * mean);
+        thinking.add(c);
+    }
+
+    private void sendAfterThinking(long now) {
+        while (!thinking.isEmpty() && thinking.peek().sendAt <= now) {
+            Connection c = thinking.poll();
+            if (phase != Phase.DRAIN && c.isOpen() && !c.inFlight) {
+                send(c, now);
+            }
         }
     }
 
@@ -256,6 +285,7 @@ public final class LoadGenerator {
 
     /** Closes the connection and opens a new one, unless draining (then in-flight requests only finish). */
     private void replace(Connection c) {
+        thinking.remove(c);
         c.close();
         if (phase != Phase.DRAIN) {
             reconnects++;
@@ -299,6 +329,8 @@ public final class LoadGenerator {
         boolean inFlight;
         int written;
         long sentAt;
+        /** When a thinking connection sends its next request. */
+        long sendAt;
         long retryAt;
 
         void reset() {

@@ -31,8 +31,12 @@ public final class PerfSyscalls implements AutoCloseable {
     record Event(String column, String tracepoint, String filter, int sign) {
     }
 
-    /** Columns, in print order: socket reads, socket writes (without wake-ups), wake-ups, futex, epoll. */
-    public static final List<String> COLUMNS = List.of("read", "write", "wakeup", "futex", "epoll_wait", "epoll_ctl");
+    /**
+     * Columns, in print order: socket reads, socket writes (without wake-ups), wake-ups, futex, epoll, and writes that
+     * returned EAGAIN (the kernel took nothing: the write-spin issue's count).
+     */
+    public static final List<String> COLUMNS = List.of("read", "write", "wakeup", "futex", "epoll_wait", "epoll_ctl",
+            "eagain");
 
     /**
      * {@code write} of exactly 8 bytes is {@code Selector.wakeup()} (an eventfd write on JDK 17+ Linux), not a
@@ -49,9 +53,12 @@ public final class PerfSyscalls implements AutoCloseable {
             new Event("futex", "syscalls:sys_enter_futex", null, 1),
             new Event("epoll_wait", "syscalls:sys_enter_epoll_wait", null, 1),
             new Event("epoll_wait", "syscalls:sys_enter_epoll_pwait", null, 1),
-            new Event("epoll_ctl", "syscalls:sys_enter_epoll_ctl", null, 1));
+            new Event("epoll_ctl", "syscalls:sys_enter_epoll_ctl", null, 1),
+            // -11 is EAGAIN (= EWOULDBLOCK) on Linux: a non-blocking write to a full send buffer
+            new Event("eagain", "syscalls:sys_exit_write", "ret == -11", 1),
+            new Event("eagain", "syscalls:sys_exit_writev", "ret == -11", 1));
 
-    private static final long ACK_TIMEOUT_MILLIS = 2000;
+    private static final long ACK_TIMEOUT_MILLIS = 5000;
 
     private final Process perf;
     private final Path dir;

@@ -15,11 +15,28 @@ import java.nio.file.Path;
  */
 public final class ProcStats {
 
-    /** Counters at one instant. */
-    public record Sample(long cpuTicks, long voluntarySwitches, long involuntarySwitches, int threads) {
+    /** Counters at one instant; {@code perTask}: thread id -> {voluntary, involuntary}. */
+    public record Sample(long cpuTicks, long voluntarySwitches, long involuntarySwitches, int threads,
+            java.util.Map<String, long[]> perTask) {
 
         public long contextSwitches() {
             return voluntarySwitches + involuntarySwitches;
+        }
+
+        /**
+         * {voluntary, involuntary} switches between {@code start} and this sample, thread by thread: a thread that
+         * exited in between takes its switches with it (summing totals would then go down, even below zero when a
+         * pool shrinks); a thread born in between counts from zero.
+         */
+        public long[] switchesSince(Sample start) {
+            long v = 0;
+            long i = 0;
+            for (java.util.Map.Entry<String, long[]> e : perTask.entrySet()) {
+                long[] before = start.perTask.getOrDefault(e.getKey(), new long[2]);
+                v += e.getValue()[0] - before[0];
+                i += e.getValue()[1] - before[1];
+            }
+            return new long[] { v, i };
         }
     }
 
@@ -44,6 +61,7 @@ public final class ProcStats {
         long voluntary = 0;
         long involuntary = 0;
         int threads = 0;
+        java.util.Map<String, long[]> perTask = new java.util.HashMap<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
             for (Path task : tasks) {
                 String status;
@@ -52,12 +70,15 @@ public final class ProcStats {
                 } catch (NoSuchFileException exited) {
                     continue;
                 }
-                voluntary += field(status, "voluntary_ctxt_switches:");
-                involuntary += field(status, "nonvoluntary_ctxt_switches:");
+                long v = field(status, "voluntary_ctxt_switches:");
+                long i = field(status, "nonvoluntary_ctxt_switches:");
+                voluntary += v;
+                involuntary += i;
+                perTask.put(task.getFileName().toString(), new long[] { v, i });
                 threads++;
             }
         }
-        return new Sample(ticks, voluntary, involuntary, threads);
+        return new Sample(ticks, voluntary, involuntary, threads, perTask);
     }
 
     /** utime + stime: fields 14 and 15 of /proc/PID/stat, counted after the ")" that ends the command name. */

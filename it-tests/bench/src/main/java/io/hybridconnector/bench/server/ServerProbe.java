@@ -36,6 +36,7 @@ public final class ServerProbe implements Probe {
     private final boolean usePerf;
     private final Path workDir;
     private final int serverCpu;
+    private final boolean attachLate;
     private long[] cpuStart;
     private long[] cpuEnd;
     private PerfSyscalls perf;
@@ -45,6 +46,18 @@ public final class ServerProbe implements Probe {
 
     /** @param serverCpu the CPU the server is pinned to, or -1 when not pinned */
     public ServerProbe(ProcStats proc, long pid, boolean usePerf, Path workDir, int serverCpu) {
+        this(proc, pid, usePerf, workDir, serverCpu, false);
+    }
+
+    /**
+     * @param attachLate start perf when the window opens instead of before the warm-up: {@code perf stat -p} counts
+     *                   only the threads that exist when it attaches, and a server that starts a thread per new
+     *                   connection (thread-per-connection models, growing pools) would have its new threads missed.
+     *                   Costs the window's start perf's start-up time (the load pauses, ~0.1-0.3 s); the /proc
+     *                   samples are taken after perf acknowledged, so both cover the same span.
+     */
+    public ServerProbe(ProcStats proc, long pid, boolean usePerf, Path workDir, int serverCpu, boolean attachLate) {
+        this.attachLate = attachLate;
         this.serverCpu = serverCpu;
         this.proc = proc;
         this.pid = pid;
@@ -54,6 +67,12 @@ public final class ServerProbe implements Probe {
 
     @Override
     public void beforeWarmup() {
+        if (!attachLate) {
+            attach();
+        }
+    }
+
+    private void attach() {
         if (!usePerf) {
             return;
         }
@@ -69,8 +88,18 @@ public final class ServerProbe implements Probe {
 
     @Override
     public void measureStart() {
+        if (attachLate) {
+            attach();
+            enablePerf();
+        }
         cpuStart = cpuTicks();
         start = sample();
+        if (!attachLate) {
+            enablePerf();
+        }
+    }
+
+    private void enablePerf() {
         if (perf != null) {
             try {
                 perf.enable();
@@ -118,9 +147,9 @@ public final class ServerProbe implements Probe {
         if (start == null || end == null) {
             throw new IllegalStateException("the load generator never opened the measured window");
         }
-        return new Delta(end.cpuTicks() - start.cpuTicks(), proc.ticksPerSecond(),
-                end.voluntarySwitches() - start.voluntarySwitches(),
-                end.involuntarySwitches() - start.involuntarySwitches(), syscalls, perfProblem,
+        long[] switches = end.switchesSince(start);
+        return new Delta(end.cpuTicks() - start.cpuTicks(), proc.ticksPerSecond(), switches[0], switches[1], syscalls,
+                perfProblem,
                 cpuEnd[0] - cpuStart[0], cpuEnd[1] - cpuStart[1]);
     }
 

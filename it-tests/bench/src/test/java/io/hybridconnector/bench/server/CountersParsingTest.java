@@ -25,7 +25,7 @@ class CountersParsingTest {
     @Test
     void perfCountsAreSummedPerColumnAndWakeUpsTakenOutOfWrites() throws Exception {
         // One line per event in PerfSyscalls.EVENTS order, as `perf stat -x,` prints them.
-        long[] counts = { 100, 3, 150, 20, 20, 7, 1, 40, 5, 6, 2 };
+        long[] counts = { 100, 3, 150, 20, 20, 7, 1, 40, 5, 6, 2, 9, 4 };
         List<String> lines = new java.util.ArrayList<>(List.of("# started", ""));
         for (int i = 0; i < counts.length; i++) {
             lines.add(counts[i] + ",," + PerfSyscalls.EVENTS.get(i).tracepoint() + ",1000,100.00,,");
@@ -37,5 +37,6 @@ class CountersParsingTest {
         assertEquals(40, m.get("futex"));
         assertEquals(11, m.get("epoll_wait"));
         assertEquals(2, m.get("epoll_ctl"));
+        assertEquals(13, m.get("eagain"));
     }
 }

@@ -1,0 +1,119 @@
+package io.hybridconnector.experiments;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The command line of {@link Experiments}; parsed once on the main thread. */
+final class Options {
+
+    static final String HELP = """
+            Experiments (seeds/000 Tables 2, 3, 5, 6, Figs 4, 6, 12, 14, 16, 17; seeds/004 Fig 5; issue 3's write-spin)
+              mvn -B -q -pl it-tests/experiments -am package -DskipTests -Dexperiments=quick|full \\
+                  [-Dexperiments.args="OPTIONS"]
+            Options:
+              --phases LIST       some of loopback,netns,threads (default: all)
+              --rounds N          interleaved rounds per phase (default: the profile's)
+              --window-ms N       measured window per cell and variant (default: the profile's)
+              --results DIR       where results.csv, report.md and the PNGs go
+                                  (default target/experiments-results/<date>-<profile>)
+              --jvm-opts "..."    server JVM options (default "-Xms1g -Xmx1g", as the baseline)
+              --no-perf           do not count syscalls even if perf works
+              --report-from CSV   only rebuild report.md and the PNGs from a results.csv (meta.txt beside it)
+              --help
+            The netns phase needs root; without it, it is skipped with a message.
+            """;
+
+    String profile = "quick";
+    Path benchTarget = Path.of("../bench/target");
+    Path target = Path.of("target");
+    Path results;
+    List<String> phases;
+    int rounds;
+    long windowMillis;
+    String jvmOptions = "-Xms1g -Xmx1g";
+    boolean noPerf;
+    boolean help;
+    Path reportFrom;
+    /** Internal: this JVM is the netns child; write rows here. */
+    Path childRows;
+    String serverNetns;
+    /** The user's options, echoed in the report's command line. */
+    final List<String> extra = new ArrayList<>();
+
+    static Options parse(String[] args) {
+        Options o = new Options();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            boolean user = true;
+            switch (a) {
+                case "--help", "-h", "help" -> o.help = true;
+                case "--no-perf" -> o.noPerf = true;
+                case "--profile" -> {
+                    o.profile = value(args, ++i, a);
+                    user = false;
+                }
+                case "--bench-target" -> {
+                    o.benchTarget = Path.of(value(args, ++i, a));
+                    user = false;
+                }
+                case "--target" -> {
+                    o.target = Path.of(value(args, ++i, a));
+                    user = false;
+                }
+                case "--child-rows" -> {
+                    o.childRows = Path.of(value(args, ++i, a));
+                    user = false;
+                }
+                case "--server-netns" -> {
+                    o.serverNetns = value(args, ++i, a);
+                    user = false;
+                }
+                case "--results" -> o.results = Path.of(value(args, ++i, a));
+                case "--report-from" -> o.reportFrom = Path.of(value(args, ++i, a));
+                case "--phases" -> o.phases = List.of(value(args, ++i, a).split(","));
+                case "--rounds" -> o.rounds = Integer.parseInt(value(args, ++i, a));
+                case "--window-ms" -> o.windowMillis = Long.parseLong(value(args, ++i, a));
+                case "--jvm-opts" -> o.jvmOptions = value(args, ++i, a).trim();
+                default -> throw new IllegalArgumentException("unknown option " + a);
+            }
+            if (user) {
+                o.extra.add(a);
+                if (i > 0 && !args[i].equals(a)) {
+                    o.extra.add(args[i]);
+                }
+            }
+        }
+        if (o.reportFrom != null && o.results == null) {
+            o.results = o.reportFrom.toAbsolutePath().getParent();
+        }
+        if (o.rounds < 0 || o.windowMillis < 0) {
+            throw new IllegalArgumentException("--rounds and --window-ms must not be negative");
+        }
+        return o;
+    }
+
+    /** The options the netns child runs with. */
+    List<String> childArgs(Path rows, String serverNs) {
+        List<String> a = new ArrayList<>(List.of("--profile", profile, "--bench-target", benchTarget.toAbsolutePath()
+                .toString(), "--target", target.toAbsolutePath().toString(), "--child-rows", rows.toString(),
+                "--server-netns", serverNs, "--jvm-opts", jvmOptions));
+        if (rounds > 0) {
+            a.addAll(List.of("--rounds", Integer.toString(rounds)));
+        }
+        if (windowMillis > 0) {
+            a.addAll(List.of("--window-ms", Long.toString(windowMillis)));
+        }
+        if (noPerf) {
+            a.add("--no-perf");
+        }
+        return a;
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[i];
+    }
+}

@@ -1,0 +1,184 @@
+package io.hybridconnector.experiments;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What a profile runs: phases (each with its own server processes), their cells and timings. Pure data, built once
+ * on the main thread.
+ */
+final class Plan {
+
+    /** A request workload: the samples' size or mix servlet. */
+    record Workload(String label, String path, long expectedBytes) {
+
+        static Workload size(String kb) {
+            return new Workload("size " + kb + " KB", "/samples/size?kb=" + kb, Math.round(Double.parseDouble(kb) * 1024));
+        }
+
+        static Workload mix(int heavyPercent) {
+            return new Workload("mix " + heavyPercent + "% heavy",
+                    "/samples/mix?heavyPercent=" + heavyPercent + "&heavyKb=100&lightKb=0.1", -1);
+        }
+
+        /** KB of a size workload, NaN for a mix. */
+        double kb() {
+            return label.startsWith("size ") ? Double.parseDouble(label.split(" ")[1]) : Double.NaN;
+        }
+
+        int heavyPercent() {
+            return label.startsWith("mix ") ? Integer.parseInt(label.split(" ")[1].replace("%", "")) : -1;
+        }
+    }
+
+    /**
+     * One cell: a workload at a concurrency under a condition, for some variants.
+     *
+     * @param condition  "loopback", or the client's {@code tcp_rmem} in the netns phase ("rmem 4096", "rmem default")
+     * @param think      mean think time per connection (seeds/004), zero for the papers' closed loop
+     */
+    record Cell(String experiment, String condition, Workload workload, int concurrency, Duration think,
+            List<String> variants) {
+    }
+
+    /** A set of cells that share server processes. {@code netns}: server and client in their own namespaces. */
+    record Phase(String name, boolean netns, List<Variant> variants, List<Cell> cells, int rounds,
+            Duration cellWarmup, Duration window, Duration warmupPerVariant) {
+
+        Set<String> usedVariants() {
+            Set<String> s = new LinkedHashSet<>();
+            cells.forEach(c -> s.addAll(c.variants()));
+            return s;
+        }
+    }
+
+    final String profile;
+    final List<Phase> phases;
+
+    private Plan(String profile, List<Phase> phases) {
+        this.profile = profile;
+        this.phases = phases;
+    }
+
+    static final String RMEM_SMALL = "rmem 4096";
+    static final String RMEM_DEFAULT = "rmem default";
+    static final String RMEM_DEFAULT_VALUE = "4096 131072 6291456";
+
+    /** The value written to the client namespace's {@code net.ipv4.tcp_rmem} for a condition. */
+    static String rmemValue(String condition) {
+        if (condition.equals(RMEM_DEFAULT)) {
+            return RMEM_DEFAULT_VALUE;
+        }
+        String n = condition.substring("rmem ".length());
+        return n + " " + n + " " + n;
+    }
+
+    static Plan of(String profile) {
+        boolean full = profile.equals("full");
+        if (!full && !profile.equals("quick")) {
+            throw new IllegalArgumentException("--profile quick|full, got " + profile);
+        }
+        List<Phase> phases = new ArrayList<>();
+        int maxC = full ? 3200 : 1000;
+        List<Variant> all = Variant.all(maxC + 100);
+
+        // Phase 1, loopback: the 0.1/10/100 KB x c=8/100/1000 matrix for every peer and variant (Tables 2, 3, 5, 6;
+        // Figs 4, 6, 14), plus c=3200 for the Table 2 / Fig 4 pair in the full profile.
+        List<String> matrixVariants = full
+                ? List.of("nio", "nio2", "nio-vt", "jetty", "ours", "ours-direct", "ours-spin", "reactor", "single",
+                        "single-spin", "sync")
+                : List.of("nio", "nio2", "nio-vt", "jetty", "ours", "ours-direct", "reactor", "single", "single-spin",
+                        "sync");
+        List<Cell> loop = new ArrayList<>();
+        for (String kb : List.of("0.1", "10", "100")) {
+            for (int c : List.of(8, 100, 1000)) {
+                loop.add(new Cell("matrix", "loopback", Workload.size(kb), c, Duration.ZERO, matrixVariants));
+            }
+            if (full) {
+                loop.add(new Cell("matrix", "loopback", Workload.size(kb), 3200, Duration.ZERO,
+                        List.of("nio", "sync", "ours")));
+            }
+        }
+        phases.add(new Phase("loopback", false, all, loop, full ? 3 : 1, ms(full ? 500 : 400), ms(full ? 2000 : 1000),
+                ms(full ? 4000 : 2500)));
+
+        // Phase 2, write-spin without netem: server namespace with a 16 KB send buffer, client namespace with a small
+        // (4 KB) or default receive buffer over veth.
+        List<Cell> ns = new ArrayList<>();
+        List<String> spinVariants = full
+                ? List.of("nio", "nio2", "nio-vt", "jetty", "ours", "ours-direct", "ours-spin", "single", "sync")
+                : List.of("nio", "nio-vt", "jetty", "ours", "ours-direct", "ours-spin");
+        for (String cond : List.of(RMEM_SMALL, RMEM_DEFAULT)) {
+            ns.add(new Cell("writespin", cond, Workload.size("100"), 100, Duration.ZERO, spinVariants));
+        }
+        ns.add(new Cell("mix", RMEM_SMALL, Workload.mix(2), 100, Duration.ZERO, full
+                ? List.of("nio", "nio-vt", "jetty", "ours", "ours-direct", "ours-spin", "single", "single-spin")
+                : List.of("nio", "jetty", "ours", "single", "single-spin")));
+        // Fig 12: client receive buffer 4 KB .. 100 KB (4 KB comes from the writespin cell where the variant is there)
+        List<String> fig12 = full ? List.of("single", "sync", "ours", "nio") : List.of("single", "sync", "ours");
+        for (String rmem : full ? List.of("4096", "16384", "65536", "102400") : List.of("4096", "16384", "102400")) {
+            List<String> vs = new ArrayList<>(fig12);
+            if (rmem.equals("4096")) {
+                vs.removeAll(spinVariants);
+            }
+            if (!vs.isEmpty()) {
+                ns.add(new Cell("rmem", "rmem " + rmem, Workload.size("100"), 100, Duration.ZERO, vs));
+            }
+        }
+        // Fig 16: share of heavy requests, with the small window ("distant client") and without
+        List<String> fig16 = List.of("single", "single-spin", "ours");
+        for (String cond : full ? List.of(RMEM_SMALL, RMEM_DEFAULT) : List.of(RMEM_SMALL)) {
+            for (int pct : full ? List.of(0, 2, 10, 50, 100) : List.of(0, 20, 100)) {
+                if (pct == 2 && cond.equals(RMEM_SMALL)) {
+                    continue; // the mix cell has these three variants at 2 % already
+                }
+                ns.add(new Cell("heavyshare", cond, Workload.mix(pct), 100, Duration.ZERO, fig16));
+            }
+        }
+        phases.add(new Phase("netns", true, all, ns, full ? 3 : 1, ms(full ? 500 : 500), ms(full ? 2000 : 1000),
+                ms(full ? 3000 : 2000)));
+
+        // Phase 3, seeds/004 Fig 5: clients that think (exponential, mean 200 ms) and hold two connections each; ours
+        // at 16..2048 threads against the thread-per-connection model's grid of threads x keepAliveTimeout.
+        List<Variant> grid = new ArrayList<>();
+        for (int t : full ? List.of(16, 64, 256, 1024, 2048) : List.of(16, 256, 2048)) {
+            grid.add(Variant.ours("ours-t" + t, "ours, threads=" + t, "threads='" + t + "'"));
+        }
+        for (int t : full ? List.of(64, 256, 1024) : List.of(64, 1024)) {
+            for (String kat : full ? List.of("1000", "10000", "-1") : List.of("1000", "-1")) {
+                grid.add(Variant.ours("sync-t" + t + "-k" + (kat.equals("-1") ? "inf" : kat),
+                        "thread per connection, threads=" + t + ", keepAliveTimeout=" + kat + " ms",
+                        "threadModel='sync' threads='" + t + "' keepAliveTimeout='" + kat + "'"));
+            }
+        }
+        List<Cell> think = List.of(new Cell("threads", "loopback", Workload.size("10"), full ? 1000 : 800,
+                ms(200), grid.stream().map(Variant::id).toList()));
+        phases.add(new Phase("threads", false, grid, think, full ? 2 : 1, ms(2000), ms(full ? 4000 : 3000),
+                ms(full ? 3000 : 2000)));
+        return new Plan(profile, phases);
+    }
+
+    private static Duration ms(long millis) {
+        return Duration.ofMillis(millis);
+    }
+
+    /** Windows in the plan, for progress and an estimate. */
+    int windows() {
+        return phases.stream().mapToInt(p -> p.rounds() * p.cells().stream().mapToInt(c -> c.variants().size()).sum())
+                .sum();
+    }
+
+    /** Seconds the plan should take, not counting server start-up. */
+    double estimatedSeconds() {
+        double s = 0;
+        for (Phase p : phases) {
+            int per = p.cells().stream().mapToInt(c -> c.variants().size()).sum();
+            s += p.rounds() * per * (p.cellWarmup().toMillis() + p.window().toMillis() + 700) / 1000.0;
+            s += p.usedVariants().size() * (p.warmupPerVariant().toMillis() + 500) / 1000.0 + 25;
+        }
+        return s;
+    }
+}

@@ -1,0 +1,257 @@
+package io.hybridconnector.experiments;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The server processes of one phase, each pinned to the server CPU: a Tomcat 10.1 distribution with one Connector per
+ * Tomcat-hosted variant on the default JDK, a second Tomcat on a JDK 21+ for NIO on virtual threads, and a Jetty 12
+ * JVM. Optionally all inside a network namespace ({@code prefix}). Our MBean is read over a local JMX port of the
+ * first Tomcat (see {@link JmxCounters}). Used from the harness's main thread only.
+ */
+final class ServerFleet implements AutoCloseable {
+
+    /** Where one variant is served. {@code jmxPort} is 0 when the process has no JMX agent. */
+    record Endpoint(Variant variant, String address, int port, long pid, int jmxPort) {
+    }
+
+    /** Everything needed to start the processes. */
+    record Layout(Path catalinaHome, Path connectorJar, Path samplesWar, Path samplesClasses, Path work,
+            Path javaHome, Path vtJavaHome, String jvmOptions, int serverCpu) {
+    }
+
+    private final Layout layout;
+    private final String address;
+    private final List<String> prefix;
+    private final PrintStream log;
+    private final List<Process> processes = new ArrayList<>();
+    private final List<Path> bases = new ArrayList<>();
+    private final Map<String, Endpoint> endpoints = new LinkedHashMap<>();
+
+    /**
+     * @param address bind address of every connector (127.0.0.1, or the server namespace's address)
+     * @param prefix  command prefix before {@code taskset} (e.g. {@code ip netns exec tcsrv}), or empty
+     */
+    ServerFleet(Layout layout, String address, List<String> prefix, PrintStream log) {
+        this.layout = layout;
+        this.address = address;
+        this.prefix = prefix;
+        this.log = log;
+    }
+
+    Endpoint endpoint(String variantId) {
+        Endpoint e = endpoints.get(variantId);
+        if (e == null) {
+            throw new IllegalArgumentException("variant " + variantId + " was not started");
+        }
+        return e;
+    }
+
+    /** Starts what {@code variants} need and waits until every one serves {@code /samples/size?kb=0.1}. */
+    void start(List<Variant> variants, String tag) throws IOException, InterruptedException {
+        List<Variant> tomcat = variants.stream().filter(v -> v.host() == Variant.Host.TOMCAT).toList();
+        List<Variant> vt = variants.stream().filter(v -> v.host() == Variant.Host.TOMCAT_VT).toList();
+        if (!tomcat.isEmpty()) {
+            startTomcat(tomcat, layout.javaHome(), tag + "-tomcat", true);
+        }
+        if (!vt.isEmpty()) {
+            if (layout.vtJavaHome() == null) {
+                log.println("  no JDK 21+ found under /usr/lib/jvm: skipping " + vt.stream().map(Variant::id).toList());
+            } else {
+                startTomcat(vt, layout.vtJavaHome(), tag + "-tomcat-vt", false);
+            }
+        }
+        for (Variant v : variants) {
+            if (v.host() == Variant.Host.JETTY) {
+                startJetty(v, tag + "-jetty");
+            }
+        }
+        for (Endpoint e : endpoints.values()) {
+            awaitReady(e, 120_000);
+        }
+    }
+
+    private void startTomcat(List<Variant> variants, Path javaHome, String name, boolean jmx)
+            throws IOException, InterruptedException {
+        Path base = layout.work().resolve(name);
+        deleteTree(base);
+        for (String dir : List.of("conf", "lib", "logs", "temp", "webapps", "work")) {
+            Files.createDirectories(base.resolve(dir));
+        }
+        try (Stream<Path> files = Files.list(layout.catalinaHome().resolve("conf"))) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                if (Files.isRegularFile(f)) {
+                    Files.copy(f, base.resolve("conf").resolve(f.getFileName()));
+                }
+            }
+        }
+        Files.copy(layout.connectorJar(), base.resolve("lib/hybrid-connector.jar"), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(layout.samplesWar(), base.resolve("webapps/samples.war"), StandardCopyOption.REPLACE_EXISTING);
+        int shutdownPort = freePort();
+        int jmxPort = jmx ? freePort() : 0;
+        StringBuilder connectors = new StringBuilder();
+        List<Endpoint> started = new ArrayList<>();
+        for (Variant v : variants) {
+            int port = freePort();
+            connectors.append("    <Connector port=\"").append(port).append("\" address=\"").append(address)
+                    .append("\" protocol=\"").append(v.protocol()).append("\" connectionTimeout=\"20000\" ")
+                    .append(v.attrs().replace('\'', '"')).append("/>\n");
+            started.add(new Endpoint(v, address, port, 0, v.isOurs() ? jmxPort : 0));
+        }
+        Files.writeString(base.resolve("conf/server.xml"), """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <!-- Written by it-tests/experiments: one Connector per variant, no access log, no auto-deploy. -->
+                <Server port="%d" shutdown="SHUTDOWN">
+                  <Listener className="org.apache.catalina.startup.VersionLoggerListener" />
+                  <Service name="Catalina">
+                %s    <Engine name="Catalina" defaultHost="localhost">
+                      <Host name="localhost" appBase="webapps" unpackWARs="true" autoDeploy="false" />
+                    </Engine>
+                  </Service>
+                </Server>
+                """.formatted(shutdownPort, connectors));
+        List<String> opts = new ArrayList<>(List.of(layout.jvmOptions().split("\\s+")));
+        if (jmx) {
+            // A local JMX port so that the harness (another JVM, maybe in another network namespace) reads our
+            // MBean; authentication off, bound to the connectors' address only.
+            opts.addAll(List.of("-Dcom.sun.management.jmxremote.port=" + jmxPort,
+                    "-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort,
+                    "-Dcom.sun.management.jmxremote.host=" + address, "-Djava.rmi.server.hostname=" + address,
+                    "-Dcom.sun.management.jmxremote.authenticate=false", "-Dcom.sun.management.jmxremote.ssl=false",
+                    "-Dcom.sun.management.jmxremote.local.only=false"));
+        }
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.addAll(List.of("taskset", "-c", Integer.toString(layout.serverCpu()), "bash",
+                layout.catalinaHome().resolve("bin/catalina.sh").toString(), "run"));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(base.resolve("logs/console.out").toFile());
+        pb.environment().put("CATALINA_HOME", layout.catalinaHome().toString());
+        pb.environment().put("CATALINA_BASE", base.toString());
+        pb.environment().put("JAVA_HOME", javaHome.toString());
+        pb.environment().put("JAVA_OPTS", String.join(" ", opts));
+        pb.environment().remove("CATALINA_OPTS");
+        pb.environment().remove("JRE_HOME");
+        Process p = pb.start();
+        processes.add(p);
+        bases.add(base);
+        for (Endpoint e : started) {
+            endpoints.put(e.variant().id(), new Endpoint(e.variant(), e.address(), e.port(), p.pid(), e.jmxPort()));
+        }
+        log.printf("  started %s (pid %d, %s, JDK %s): %s%n", name, p.pid(), base, javaHome.getFileName(),
+                variants.stream().map(v -> v.id() + "@" + endpointPort(started, v)).toList());
+    }
+
+    private static int endpointPort(List<Endpoint> list, Variant v) {
+        return list.stream().filter(e -> e.variant() == v).findFirst().orElseThrow().port();
+    }
+
+    private void startJetty(Variant v, String name) throws IOException {
+        Path dir = layout.work().resolve(name);
+        Files.createDirectories(dir);
+        int port = freePort();
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.addAll(List.of("taskset", "-c", Integer.toString(layout.serverCpu()),
+                layout.javaHome().resolve("bin/java").toString()));
+        cmd.addAll(List.of(layout.jvmOptions().split("\\s+")));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path") + ":" + layout.samplesClasses(),
+                JettyMain.class.getName(), address, Integer.toString(port)));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("console.out").toFile())
+                .start();
+        processes.add(p);
+        endpoints.put(v.id(), new Endpoint(v, address, port, p.pid(), 0));
+        log.printf("  started %s (pid %d, JDK %s): %s@%d%n", name, p.pid(), layout.javaHome().getFileName(), v.id(),
+                port);
+    }
+
+    /** A raw GET: no HttpClient, so that it works from any namespace and costs the server one small request. */
+    private void awaitReady(Endpoint e, long timeoutMillis) throws IOException, InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        Process p = processes.stream().filter(x -> x.pid() == e.pid()).findFirst().orElseThrow();
+        while (true) {
+            if (!p.isAlive()) {
+                throw new IOException("server for " + e.variant().id() + " exited with " + p.exitValue()
+                        + "; see its logs under " + layout.work());
+            }
+            if (get(e.address(), e.port(), "/samples/size?kb=0.1").startsWith("HTTP/1.1 200")) {
+                return;
+            }
+            if (System.currentTimeMillis() > deadline) {
+                throw new IOException(e.variant().id() + " did not answer within " + timeoutMillis + " ms");
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    static String get(String address, int port, String path) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(address, port), 2000);
+            s.setSoTimeout(5000);
+            OutputStream out = s.getOutputStream();
+            out.write(("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            InputStream in = s.getInputStream();
+            return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+        } catch (IOException notYet) {
+            return "";
+        }
+    }
+
+    /** The JVM flags and version of a server process ({@code jcmd}), for the report. */
+    String jvmInfo(long pid, Path javaHome) {
+        try {
+            Process p = new ProcessBuilder(javaHome.resolve("bin/jcmd").toString(), Long.toString(pid), "VM.version")
+                    .redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(20, TimeUnit.SECONDS);
+            return out.lines().filter(l -> !l.isBlank() && !l.matches("\\d+:")).findFirst().orElse("?");
+        } catch (IOException | InterruptedException e) {
+            return "?";
+        }
+    }
+
+    /** Kills every process this fleet started (by pid; they are ours). */
+    @Override
+    public void close() throws InterruptedException {
+        for (Process p : processes) {
+            p.destroy();
+        }
+        for (Process p : processes) {
+            if (!p.waitFor(20, TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.hybridconnector.experiments;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import javax.management.ObjectName;
+
+import io.hybridconnector.bench.load.Probe;
+import io.hybridconnector.bench.server.ServerProbe;
+
+/**
+ * The bench's {@link ServerProbe} (/proc CPU and context switches, perf syscalls, server CPU busy share) plus what
+ * the paper's Table 5 and the write-spin issue add: user and system CPU apart, and our MBean's counters. The MBean
+ * is read just outside perf's enabled span (before it is switched on, after it is switched off) so that the JMX
+ * round trip's own syscalls are not counted. Runs on the load generator's thread.
+ */
+final class WindowProbe implements Probe {
+
+    private final ServerProbe server;
+    private final long pid;
+    private final JmxCounters jmx;
+    private final ObjectName bean;
+    long[] userSysStart;
+    long[] userSysEnd;
+    Map<String, Long> beanStart;
+    Map<String, Long> beanEnd;
+    String problem;
+    long startNanos;
+    long endNanos;
+
+    WindowProbe(ServerProbe server, long pid, JmxCounters jmx, ObjectName bean) {
+        this.server = server;
+        this.pid = pid;
+        this.jmx = jmx;
+        this.bean = bean;
+    }
+
+    @Override
+    public void beforeWarmup() {
+        server.beforeWarmup();
+    }
+
+    @Override
+    public void measureStart() {
+        long t0 = System.nanoTime();
+        server.measureStart();
+        userSysStart = userSys(pid);
+        beanStart = readBean();
+        startNanos = System.nanoTime() - t0;
+    }
+
+    @Override
+    public void measureEnd() {
+        long t0 = System.nanoTime();
+        beanEnd = readBean();
+        userSysEnd = userSys(pid);
+        server.measureEnd();
+        endNanos = System.nanoTime() - t0;
+    }
+
+    private Map<String, Long> readBean() {
+        if (jmx == null) {
+            return null;
+        }
+        try {
+            return jmx.read(bean);
+        } catch (IOException e) {
+            problem = "JMX: " + e.getMessage();
+            return null;
+        }
+    }
+
+    /** utime and stime in clock ticks: fields 14 and 15 of /proc/PID/stat. */
+    static long[] userSys(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+            return new long[] { Long.parseLong(f[11]), Long.parseLong(f[12]) };
+        } catch (IOException | RuntimeException e) {
+            return new long[] { 0, 0 };
+        }
+    }
+}
