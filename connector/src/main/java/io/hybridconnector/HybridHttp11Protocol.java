@@ -1,10 +1,6 @@
 package io.hybridconnector;
 
 import java.nio.channels.SocketChannel;
-import java.util.ArrayList;
-import java.util.List;
-
-import javax.management.JMException;
 
 import io.hybridconnector.endpoint.HybridEndpoint;
 import io.hybridconnector.jmx.ConnectorStats;
@@ -14,7 +10,6 @@ import io.hybridconnector.write.WriteCounters;
 import io.hybridconnector.write.WriteStrategy;
 
 import org.apache.coyote.Processor;
-import org.apache.coyote.RequestGroupInfo;
 import org.apache.coyote.http11.AbstractHttp11Protocol;
 import org.apache.juli.logging.Log;
 import org.apache.juli.logging.LogFactory;
@@ -33,18 +28,18 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
     private static final Log log = LogFactory.getLog(HybridHttp11Protocol.class);
 
     /** Attributes set in server.xml that this connector cannot honour, reported together at init. */
-    private final List<String> configurationErrors = new ArrayList<>();
-    private ConnectorStats stats;
+    private final HybridSettings settings;
     private volatile BlockPredictingAdapter predictingAdapter;
 
     public HybridHttp11Protocol() {
         super(new HybridEndpoint());
+        settings = new HybridSettings("HybridHttp11Protocol", (HybridEndpoint) getEndpoint());
         // Tomcat's HTTP/1.1 default is 100; an idle keep-alive connection costs us nothing, so do not cut it.
         setMaxKeepAliveRequests(-1);
     }
 
     private HybridEndpoint endpoint() {
-        return (HybridEndpoint) getEndpoint();
+        return settings.endpoint();
     }
 
     // ------------------------------------------------------------------ the one parameter
@@ -55,12 +50,7 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
     }
 
     public void setThreads(int threads) {
-        if (threads < 1) {
-            configurationErrors.add("threads=\"" + threads + "\": must be a positive number of threads (default " +
-                    HybridEndpoint.DEFAULT_THREADS + " on this machine)");
-            return;
-        }
-        setMaxThreads(threads);
+        settings.threads(threads);
     }
 
     // ------------------------------------------------------------------ advanced settings
@@ -71,11 +61,7 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
     }
 
     public void setLoops(int loops) {
-        if (loops < 1) {
-            configurationErrors.add("loops=\"" + loops + "\": must be 1 or more (default: one per CPU core)");
-            return;
-        }
-        endpoint().setLoops(loops);
+        settings.loops(loops);
     }
 
     /** @return how long a waiting request may hold an event loop before the loop moves to another thread */
@@ -84,11 +70,7 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
     }
 
     public void setBlockedHandOffMillis(long millis) {
-        if (millis < 1 || millis > 1000) {
-            configurationErrors.add("blockedHandOffMillis=\"" + millis + "\": accepted values are 1 to 1000 (ms)");
-            return;
-        }
-        endpoint().setBlockedHandOffMillis(millis);
+        settings.blockedHandOffMillis(millis);
     }
 
     /** @return {@code acceptor} (default: Tomcat's acceptor thread) or {@code loops} (each loop accepts) */
@@ -97,15 +79,7 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
     }
 
     public void setAcceptMode(String mode) {
-        String m = mode == null ? "" : mode.trim();
-        if (m.equalsIgnoreCase("loops")) {
-            endpoint().setAcceptOnLoops(true);
-        } else if (m.equalsIgnoreCase("acceptor")) {
-            endpoint().setAcceptOnLoops(false);
-        } else {
-            configurationErrors.add("acceptMode=\"" + mode + "\": accepted values are acceptor (default: a " +
-                    "dedicated acceptor thread hands connections to the loops), loops (each loop accepts)");
-        }
+        settings.acceptMode(mode);
     }
 
     /** @return {@code hybrid} (default), {@code reactor}, {@code single} or {@code sync}: see {@link ThreadModel} */
@@ -114,11 +88,7 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
     }
 
     public void setThreadModel(String model) {
-        try {
-            endpoint().setThreadModel(ThreadModel.parse(model));
-        } catch (IllegalArgumentException e) {
-            configurationErrors.add(e.getMessage());
-        }
+        settings.threadModel(model);
     }
 
     /** @return {@code hybrid} (default), {@code direct} or {@code spin}: see {@link WriteStrategy} */
@@ -127,11 +97,7 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
     }
 
     public void setWriteStrategy(String strategy) {
-        try {
-            endpoint().setWriteStrategy(WriteStrategy.parse(strategy));
-        } catch (IllegalArgumentException e) {
-            configurationErrors.add(e.getMessage());
-        }
+        settings.writeStrategy(strategy);
     }
 
     /** @return bytes a connection may leave behind for its loop to flush before the writer waits (hybrid) */
@@ -140,49 +106,40 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
     }
 
     public void setWriteBehindLimit(int bytes) {
-        if (bytes < 8192 || bytes > 64 * 1024 * 1024) {
-            configurationErrors.add("writeBehindLimit=\"" + bytes + "\": accepted values are 8192 to 67108864 " +
-                    "(bytes per connection, default " + HybridEndpoint.DEFAULT_WRITE_BEHIND_LIMIT + ")");
-            return;
-        }
-        endpoint().setWriteBehindLimit(bytes);
+        settings.writeBehindLimit(bytes);
     }
 
     // ------------------------------------------------------------------ attributes that cannot apply
 
     public void setUseVirtualThreads(boolean useVirtualThreads) {
-        if (useVirtualThreads) {
-            configurationErrors.add("useVirtualThreads=\"true\": HybridHttp11Protocol runs requests on its event " +
-                    "loops and moves a request to another thread only when it blocks; remove the attribute and " +
-                    "size the connector with threads=\"N\"");
-        }
+        settings.useVirtualThreads(useVirtualThreads);
     }
 
     public void setUseAsyncIO(boolean useAsyncIO) {
         if (useAsyncIO) {
-            configurationErrors.add("useAsyncIO=\"true\": not offered by HybridHttp11Protocol; remove the attribute");
+            settings.reject("useAsyncIO=\"true\": not offered by HybridHttp11Protocol; remove the attribute");
         }
     }
 
     public void setPollerThreadCount(int count) {
-        configurationErrors.add("pollerThreadCount: there is no poller thread in HybridHttp11Protocol; " +
+        settings.reject("pollerThreadCount: there is no poller thread in HybridHttp11Protocol; " +
                 "use loops=\"N\" (event loops, default one per CPU core)");
     }
 
     public void setPollerThreadPriority(int priority) {
-        configurationErrors.add("pollerThreadPriority: there is no poller thread in HybridHttp11Protocol; " +
+        settings.reject("pollerThreadPriority: there is no poller thread in HybridHttp11Protocol; " +
                 "remove the attribute");
     }
 
     public void setSelectorTimeout(long timeout) {
-        configurationErrors.add("selectorTimeout: NIO-only; HybridHttp11Protocol's loops wake on events and " +
+        settings.reject("selectorTimeout: NIO-only; HybridHttp11Protocol's loops wake on events and " +
                 "timeouts; remove the attribute");
     }
 
     @Override
     public void setSSLEnabled(boolean sslEnabled) {
         if (sslEnabled) {
-            configurationErrors.add("SSLEnabled=\"true\": TLS is not supported by HybridHttp11Protocol yet; " +
+            settings.reject("SSLEnabled=\"true\": TLS is not supported by HybridHttp11Protocol yet; " +
                     "use protocol=\"org.apache.coyote.http11.Http11NioProtocol\" for TLS connectors");
         }
     }
@@ -190,7 +147,7 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
     @Override
     public void setUseSendfile(boolean useSendfile) {
         if (useSendfile) {
-            configurationErrors.add("useSendfile=\"true\": sendfile is not supported by HybridHttp11Protocol " +
+            settings.reject("useSendfile=\"true\": sendfile is not supported by HybridHttp11Protocol " +
                     "yet; remove the attribute (static files are written from memory-mapped buffers by Tomcat)");
         }
     }
@@ -231,29 +188,20 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
 
     /** @return the connector's JMX bean, also registered as {@code <domain>:type=HybridConnector,name=...} */
     public ConnectorStats stats() {
-        return stats;
+        return settings.stats();
     }
 
     public void resetCounters() {
-        stats.resetCounters();
+        settings.stats().resetCounters();
     }
 
     // ------------------------------------------------------------------ lifecycle
 
     @Override
     public void init() throws Exception {
-        if (!configurationErrors.isEmpty()) {
-            throw new IllegalArgumentException("HybridHttp11Protocol cannot start with this configuration: " +
-                    String.join("; ", configurationErrors));
-        }
+        settings.checkBeforeInit();
         super.init();
-        Object global = getHandler() == null ? null : getHandler().getGlobal();
-        stats = new ConnectorStats(endpoint(), global instanceof RequestGroupInfo ? (RequestGroupInfo) global : null);
-        try {
-            stats.register(getDomain(), getName());
-        } catch (JMException e) {
-            log.warn("Could not register the HybridConnector MBean for " + getName(), e);
-        }
+        settings.registerStats(getHandler() == null ? null : getHandler().getGlobal(), getDomain(), getName(), log);
         log.info(effectiveSettings());
     }
 
@@ -262,22 +210,15 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
         try {
             super.destroy();
         } finally {
-            if (stats != null) {
-                stats.unregister();
-            }
+            settings.unregisterStats();
         }
     }
 
     /** One line with every setting that shapes the connector's behaviour, logged once at start. */
     String effectiveSettings() {
-        return "HybridHttp11Protocol [" + getName() + "] threads=" + getThreads() + " loops=" + getLoops() +
-                " (cores=" + Runtime.getRuntime().availableProcessors() + ") maxConnections=" +
-                getMaxConnections() + " connectionTimeout=" + getConnectionTimeout() + "ms keepAliveTimeout=" +
-                (getKeepAliveTimeout() < 0 ? "infinite" : getKeepAliveTimeout() + "ms") + " maxKeepAliveRequests=" +
-                getMaxKeepAliveRequests() + " blockedHandOffMillis=" + getBlockedHandOffMillis() + " threadModel=" + getThreadModel() + " acceptMode=" + getAcceptMode() +
-                " writeStrategy=" + getWriteStrategy() +
-                " writeBehindLimit=" + getWriteBehindLimit() +
-                " maxHttpHeaderSize=" + getMaxHttpHeaderSize() + " compression=" + getCompression();
+        return "HybridHttp11Protocol [" + getName() + "] " + settings.describeEndpoint() + " maxKeepAliveRequests=" +
+                getMaxKeepAliveRequests() + " maxHttpHeaderSize=" + getMaxHttpHeaderSize() + " compression=" +
+                getCompression();
     }
 
     @Override

@@ -1,0 +1,150 @@
+package io.hybridconnector;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import javax.management.JMException;
+
+import io.hybridconnector.endpoint.HybridEndpoint;
+import io.hybridconnector.jmx.ConnectorStats;
+import io.hybridconnector.loop.ThreadModel;
+import io.hybridconnector.write.WriteStrategy;
+
+import org.apache.coyote.RequestGroupInfo;
+import org.apache.juli.logging.Log;
+
+/**
+ * What our protocols ({@link HybridHttp11Protocol}, {@link HybridAjpProtocol}) share beyond Tomcat's base classes:
+ * the endpoint's own attributes with their accepted values, the attributes that cannot apply, and the connector's
+ * MBean. A wrong value is collected, not thrown, so that start-up reports every wrong attribute at once, by name.
+ */
+final class HybridSettings {
+
+    private final String protocolName;
+    private final HybridEndpoint endpoint;
+    private final List<String> errors = new ArrayList<>();
+    private ConnectorStats stats;
+
+    HybridSettings(String protocolName, HybridEndpoint endpoint) {
+        this.protocolName = protocolName;
+        this.endpoint = endpoint;
+    }
+
+    HybridEndpoint endpoint() {
+        return endpoint;
+    }
+
+    void reject(String message) {
+        errors.add(message);
+    }
+
+    void threads(int threads) {
+        if (threads < 1) {
+            reject("threads=\"" + threads + "\": must be a positive number of threads (default " +
+                    HybridEndpoint.DEFAULT_THREADS + " on this machine)");
+        } else {
+            endpoint.setMaxThreads(threads);
+        }
+    }
+
+    void loops(int loops) {
+        if (loops < 1) {
+            reject("loops=\"" + loops + "\": must be 1 or more (default: one per CPU core)");
+        } else {
+            endpoint.setLoops(loops);
+        }
+    }
+
+    void blockedHandOffMillis(long millis) {
+        if (millis < 1 || millis > 1000) {
+            reject("blockedHandOffMillis=\"" + millis + "\": accepted values are 1 to 1000 (ms)");
+        } else {
+            endpoint.setBlockedHandOffMillis(millis);
+        }
+    }
+
+    void acceptMode(String mode) {
+        String m = mode == null ? "" : mode.trim();
+        if (m.equalsIgnoreCase("loops")) {
+            endpoint.setAcceptOnLoops(true);
+        } else if (m.equalsIgnoreCase("acceptor")) {
+            endpoint.setAcceptOnLoops(false);
+        } else {
+            reject("acceptMode=\"" + mode + "\": accepted values are acceptor (default: a dedicated acceptor " +
+                    "thread hands connections to the loops), loops (each loop accepts)");
+        }
+    }
+
+    void threadModel(String model) {
+        try {
+            endpoint.setThreadModel(ThreadModel.parse(model));
+        } catch (IllegalArgumentException e) {
+            reject(e.getMessage());
+        }
+    }
+
+    void writeStrategy(String strategy) {
+        try {
+            endpoint.setWriteStrategy(WriteStrategy.parse(strategy));
+        } catch (IllegalArgumentException e) {
+            reject(e.getMessage());
+        }
+    }
+
+    void writeBehindLimit(int bytes) {
+        if (bytes < 8192 || bytes > 64 * 1024 * 1024) {
+            reject("writeBehindLimit=\"" + bytes + "\": accepted values are 8192 to 67108864 (bytes per " +
+                    "connection, default " + HybridEndpoint.DEFAULT_WRITE_BEHIND_LIMIT + ")");
+        } else {
+            endpoint.setWriteBehindLimit(bytes);
+        }
+    }
+
+    void useVirtualThreads(boolean useVirtualThreads) {
+        if (useVirtualThreads) {
+            reject("useVirtualThreads=\"true\": " + protocolName + " runs requests on its event loops and moves a " +
+                    "request to another thread only when it blocks; remove the attribute and size the connector " +
+                    "with threads=\"N\"");
+        }
+    }
+
+    /** @throws IllegalArgumentException listing every attribute that was wrong, with what is accepted */
+    void checkBeforeInit() {
+        if (!errors.isEmpty()) {
+            throw new IllegalArgumentException(protocolName + " cannot start with this configuration: " +
+                    String.join("; ", errors));
+        }
+    }
+
+    /** Creates and registers the connector's MBean; a failure to register is logged, not fatal. */
+    void registerStats(Object global, String domain, String name, Log log) {
+        stats = new ConnectorStats(endpoint, global instanceof RequestGroupInfo ? (RequestGroupInfo) global : null);
+        try {
+            stats.register(domain, name);
+        } catch (JMException e) {
+            log.warn("Could not register the HybridConnector MBean for " + name, e);
+        }
+    }
+
+    ConnectorStats stats() {
+        return stats;
+    }
+
+    void unregisterStats() {
+        if (stats != null) {
+            stats.unregister();
+        }
+    }
+
+    /** The endpoint's part of the effective settings logged at start. */
+    String describeEndpoint() {
+        return "threads=" + endpoint.getMaxThreads() + " loops=" + endpoint.getLoops() + " (cores=" +
+                Runtime.getRuntime().availableProcessors() + ") threadModel=" +
+                endpoint.getThreadModel().attributeValue() + " acceptMode=" + endpoint.getAcceptMode() +
+                " writeStrategy=" + endpoint.getWriteStrategy().attributeValue() + " writeBehindLimit=" +
+                endpoint.getWriteBehindLimit() + " blockedHandOffMillis=" + endpoint.getBlockedHandOffMillis() +
+                " maxConnections=" + endpoint.getMaxConnections() + " connectionTimeout=" +
+                endpoint.getConnectionTimeout() + "ms keepAliveTimeout=" +
+                (endpoint.getKeepAliveTimeout() < 0 ? "infinite" : endpoint.getKeepAliveTimeout() + "ms");
+    }
+}
