@@ -25,8 +25,13 @@ class ServerXmlTest {
             "redirectPort", "socket.tcpNoDelay", "loops", "blockedHandOffMillis", "writeStrategy", "writeBehindLimit", "acceptMode",
             "threadModel");
 
+    /** Attributes documented for HybridAjpProtocol in the httpd-ajp example. */
+    static final Set<String> DOCUMENTED_AJP = Set.of("port", "address", "protocol", "threads", "maxThreads", "secret",
+            "secretRequired", "allowedRequestAttributesPattern", "packetSize", "maxConnections", "connectionTimeout",
+            "loops", "writeStrategy", "acceptMode");
+
     @ParameterizedTest
-    @ValueSource(strings = { "tomcat-10.1", "tomcat-11.0", "one-parameter" })
+    @ValueSource(strings = { "tomcat-10.1", "tomcat-11.0", "one-parameter", "httpd-ajp" })
     void exampleUsesOurConnectorWithDocumentedAttributes(String folder) throws Exception {
         Document doc;
         try (InputStream in = getClass().getResourceAsStream("/config-examples/" + folder + "/server.xml")) {
@@ -36,14 +41,17 @@ class ServerXmlTest {
         boolean ours = false;
         for (int i = 0; i < connectors.getLength(); i++) {
             Element c = (Element) connectors.item(i);
-            if (!c.getAttribute("protocol").equals("io.hybridconnector.HybridHttp11Protocol")) {
+            String protocol = c.getAttribute("protocol");
+            Set<String> documented = protocol.equals("io.hybridconnector.HybridHttp11Protocol") ? DOCUMENTED :
+                    protocol.equals("io.hybridconnector.HybridAjpProtocol") ? DOCUMENTED_AJP : null;
+            if (documented == null) {
                 continue;
             }
-            ours = true;
+            ours |= documented == DOCUMENTED;
             NamedNodeMap attributes = c.getAttributes();
             for (int a = 0; a < attributes.getLength(); a++) {
                 String name = attributes.item(a).getNodeName();
-                assertTrue(DOCUMENTED.contains(name), folder + ": undocumented attribute " + name);
+                assertTrue(documented.contains(name), folder + ": undocumented attribute " + name);
             }
         }
         assertTrue(ours, folder + " has no HybridHttp11Protocol connector");
