@@ -51,10 +51,14 @@ import org.apache.tomcat.util.net.WriteBuffer;
  * "lock" are guarded by the wrapper's lock.
  * <p>
  * Writes. A response that fits the socket buffer leaves in one {@code write()}: headers and small bodies are
- * gathered in the 8 KB socket write buffer; a body larger than the room left goes out in one gathering
- * {@code writev} with the buffered headers, without being copied through the small buffer. When the kernel
- * accepts less than offered, the thread waits for writability on its own {@link SocketWaiter} with the write
- * deadline (handing its loop to another thread first if it leads one); it never retries a write in a loop.
+ * gathered in the 64 KB direct socket write buffer; a body larger than the room left goes out in one gathering
+ * {@code writev} with the buffered headers, without being copied through the buffer. What the kernel does not take
+ * is handled by the connector's {@link ResponseWriter}: under {@code hybrid} it waits in the connection's
+ * {@link WriteBehindBuffer} and the loop flushes it on writability ({@link #flushBehind}); a writer waits for
+ * writability only on its own {@link SocketWaiter}, with the write deadline, handing its loop over first.
+ * <p>
+ * Thread models ({@link ThreadModel}): {@code reactor} runs events on a pool worker ({@link #runOnWorker});
+ * {@code sync} serves the connection on its own thread ({@link #serveOnOwnThread}); the others run on the loop.
  */
 public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> implements LoopChannel {
 
@@ -62,6 +66,31 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     /** Held by idle connections instead of real buffers: an idle keep-alive connection keeps no buffers. */
     private static final SocketBufferHandler NO_BUFFERS = new SocketBufferHandler(0, 0, false);
+
+    /**
+     * {@code getLock()} returns {@code Lock} on Tomcat 10.1 and {@code ReentrantLock} on 11.0: a direct call compiled
+     * against one fails with {@code NoSuchMethodError} on the other. Resolved once by name, so the one jar runs on
+     * both; both versions create a {@code ReentrantLock}.
+     */
+    private static final MethodHandle GET_LOCK;
+
+    static {
+        try {
+            Method getLock = SocketWrapperBase.class.getMethod("getLock");
+            GET_LOCK = MethodHandles.publicLookup().unreflect(getLock)
+                    .asType(MethodType.methodType(Object.class, SocketWrapperBase.class));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static ReentrantLock lockOf(SocketWrapperBase<?> wrapper) {
+        try {
+            return (ReentrantLock) (Object) GET_LOCK.invokeExact(wrapper);
+        } catch (Throwable t) {
+            throw new IllegalStateException("SocketWrapperBase.getLock() failed", t);
+        }
+    }
 
     private final HybridEndpoint endpoint;
     private final EventLoop loop;
@@ -120,31 +149,6 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
                 writeCounters);
         this.writer = new ResponseWriter(channel, endpoint.getWriteStrategy(), behind, writeCounters,
                 this::awaitWritable);
-    }
-
-    /**
-     * {@code getLock()} returns {@code Lock} on Tomcat 10.1 and {@code ReentrantLock} on 11.0: a direct call compiled
-     * against one fails with {@code NoSuchMethodError} on the other. Resolved once by name, so the one jar runs on
-     * both; both versions create a {@code ReentrantLock}.
-     */
-    private static final MethodHandle GET_LOCK;
-
-    static {
-        try {
-            Method getLock = SocketWrapperBase.class.getMethod("getLock");
-            GET_LOCK = MethodHandles.publicLookup().unreflect(getLock)
-                    .asType(MethodType.methodType(Object.class, SocketWrapperBase.class));
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private static ReentrantLock lockOf(SocketWrapperBase<?> wrapper) {
-        try {
-            return (ReentrantLock) (Object) GET_LOCK.invokeExact(wrapper);
-        } catch (Throwable t) {
-            throw new IllegalStateException("SocketWrapperBase.getLock() failed", t);
-        }
     }
 
     EventLoop loop() {
