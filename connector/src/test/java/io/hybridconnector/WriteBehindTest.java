@@ -83,6 +83,27 @@ class WriteBehindTest {
         }
     }
 
+    /** Pipelined requests whose responses pile up behind a slow reader leave in order, every byte intact. */
+    @Test
+    void pipelinedResponsesLeaveInOrderBehindASlowReader() throws Exception {
+        try (TestServer server = new TestServer(HYBRID, "socket.txBufSize", "16384");
+                Socket slow = smallWindowSocket(server)) {
+            StringBuilder three = new StringBuilder();
+            for (String kb : new String[] { "100", "0.1", "50" }) {
+                three.append("GET /size?kb=").append(kb).append(" HTTP/1.1\r\nHost: localhost\r\n\r\n");
+            }
+            slow.getOutputStream().write(three.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            slow.getOutputStream().flush();
+            Thread.sleep(300); // all three are read and answered into write-behind before the client reads
+            long[] maxBehind = new long[1];
+            assertEquals(100 * 1024, readSlowly(slow, server, maxBehind));
+            assertEquals(102, readSlowly(slow, server, maxBehind));
+            assertEquals(50 * 1024, readSlowly(slow, server, maxBehind));
+            assertEquals(102, TestServer.get(slow, "/size?kb=0.1").body().length);
+            assertEquals(0, server.hybrid().writeCounters().getWriteBehindBytes());
+        }
+    }
+
     @Test
     void writeBehindStaysWithinItsBound() throws Exception {
         int limit = 64 * 1024;
