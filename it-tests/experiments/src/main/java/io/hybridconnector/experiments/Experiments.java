@@ -142,7 +142,7 @@ public final class Experiments {
         double s = 0;
         for (Plan.Phase p : phases) {
             int per = p.cells().stream().mapToInt(c -> c.variants().size()).sum();
-            s += p.rounds() * per * (p.cellWarmup().toMillis() + p.window().toMillis() + 700) / 1000.0;
+            s += p.rounds() * per * (p.cellWarmup().toMillis() + p.window().toMillis() + 1200) / 1000.0;
             s += p.usedVariants().size() * (p.warmupPerVariant().toMillis() + 500) / 1000.0 + 25;
         }
         return s;

@@ -249,7 +249,7 @@ final class Report {
     private void agreement() {
         p("## Our MBean against perf and /proc, same windows");
         p("");
-        p("Per window deltas of the HybridConnector MBean (read over JMX at the window's edges, outside perf's enabled"
+        p("Per window deltas of the HybridConnector MBean (read over JMX at the window's edges, just inside perf's enabled"
                 + " span) against perf's socket write calls (write+writev+sendto minus 8-byte eventfd wake-ups) and"
                 + " EAGAIN returns (write/writev), and the load generator's request count. Ratio = MBean / other,"
                 + " median (min-max) over the rounds. Within 5 %% means 0.95-1.05. Hand-offs are printed next to"
