@@ -109,6 +109,23 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
         settings.writeBehindLimit(bytes);
     }
 
+    /** @return the Unix domain socket file to listen on instead of a TCP port, or {@code null} */
+    public String getUnixDomainSocketPath() {
+        return endpoint().getUnixDomainSocketPath();
+    }
+
+    public void setUnixDomainSocketPath(String path) {
+        endpoint().setUnixDomainSocketPath(path);
+    }
+
+    public String getUnixDomainSocketPathPermissions() {
+        return endpoint().getUnixDomainSocketPathPermissions();
+    }
+
+    public void setUnixDomainSocketPathPermissions(String permissions) {
+        endpoint().setUnixDomainSocketPathPermissions(permissions);
+    }
+
     // ------------------------------------------------------------------ attributes that cannot apply
 
     public void setUseVirtualThreads(boolean useVirtualThreads) {

@@ -2,6 +2,12 @@ package io.hybridconnector.endpoint;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
@@ -68,6 +74,8 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     private boolean acceptOnLoops;
     private LoopAcceptor[] loopAcceptors = new LoopAcceptor[0];
     private final Object admission = new Object();
+    private String unixDomainSocketPath;
+    private String unixDomainSocketPathPermissions;
     private int writeBehindLimit = DEFAULT_WRITE_BEHIND_LIMIT;
 
     private int loopCount = Runtime.getRuntime().availableProcessors();
@@ -252,9 +260,19 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
 
     @Override
     public void bind() throws Exception {
-        ServerSocketChannel ssc = ServerSocketChannel.open();
-        socketProperties.setProperties(ssc.socket());
-        ssc.bind(new InetSocketAddress(getAddress(), getPortWithOffset()), getAcceptCount());
+        ServerSocketChannel ssc;
+        if (unixDomainSocketPath != null) {
+            ssc = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+            Path path = Paths.get(unixDomainSocketPath);
+            ssc.bind(UnixDomainSocketAddress.of(path), getAcceptCount());
+            if (unixDomainSocketPathPermissions != null) {
+                Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(unixDomainSocketPathPermissions));
+            }
+        } else {
+            ssc = ServerSocketChannel.open();
+            socketProperties.setProperties(ssc.socket());
+            ssc.bind(new InetSocketAddress(getAddress(), getPortWithOffset()), getAcceptCount());
+        }
         ssc.configureBlocking(false);
         acceptSelector = Selector.open();
         ssc.register(acceptSelector, SelectionKey.OP_ACCEPT);
@@ -344,6 +362,9 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         serverSocket = null;
         if (ssc != null) {
             ssc.close();
+            if (unixDomainSocketPath != null) {
+                Files.deleteIfExists(Paths.get(unixDomainSocketPath));
+            }
         }
         Selector sel = acceptSelector;
         if (sel != null) {
@@ -420,7 +441,9 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         HybridSocketWrapper wrapper = null;
         try {
             socket.configureBlocking(false);
-            socketProperties.setProperties(socket.socket());
+            if (unixDomainSocketPath == null) {
+                socketProperties.setProperties(socket.socket()); // TCP options; none apply to a Unix socket
+            }
             wrapper = new HybridSocketWrapper(socket, this, loop);
             wrapper.setReadTimeout(getConnectionTimeout());
             wrapper.setWriteTimeout(getConnectionTimeout());
@@ -522,7 +545,53 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     @Override
     protected InetSocketAddress getLocalAddress() throws IOException {
         ServerSocketChannel ssc = serverSocket;
-        return ssc == null ? null : (InetSocketAddress) ssc.getLocalAddress();
+        if (ssc == null || unixDomainSocketPath != null) {
+            return null;
+        }
+        return (InetSocketAddress) ssc.getLocalAddress();
+    }
+
+    /** Wakes an acceptor blocked waiting for a client (pause, stop), on a Unix socket too. */
+    @Override
+    protected void unlockAccept() {
+        Selector sel = acceptSelector;
+        if (sel != null) {
+            sel.wakeup();
+        }
+        if (unixDomainSocketPath == null) {
+            super.unlockAccept();
+            return;
+        }
+        try (SocketChannel wake = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            wake.connect(UnixDomainSocketAddress.of(unixDomainSocketPath));
+        } catch (IOException | RuntimeException e) {
+            log.debug("Could not wake the acceptor on " + unixDomainSocketPath, e);
+        }
+    }
+
+    // ------------------------------------------------------------------ Unix domain socket
+
+    /** @return the socket file this endpoint listens on instead of a TCP port, or {@code null} */
+    public String getUnixDomainSocketPath() {
+        return unixDomainSocketPath;
+    }
+
+    public void setUnixDomainSocketPath(String path) {
+        this.unixDomainSocketPath = path;
+    }
+
+    public String getUnixDomainSocketPathPermissions() {
+        return unixDomainSocketPathPermissions;
+    }
+
+    public void setUnixDomainSocketPathPermissions(String permissions) {
+        this.unixDomainSocketPathPermissions = permissions;
+    }
+
+    /** Names the connector after its socket file when there is no port, as NioEndpoint does. */
+    @Override
+    public String getId() {
+        return unixDomainSocketPath;
     }
 
     // ------------------------------------------------------------------ processing

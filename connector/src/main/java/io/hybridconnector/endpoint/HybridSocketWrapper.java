@@ -149,6 +149,15 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
                 writeCounters);
         this.writer = new ResponseWriter(channel, endpoint.getWriteStrategy(), behind, writeCounters,
                 this::awaitWritable);
+        if (endpoint.getUnixDomainSocketPath() != null) {
+            // A Unix socket has no IP addresses: present the local host, as Tomcat's NIO connector does.
+            localAddr = "127.0.0.1";
+            localName = "localhost";
+            localPort = 0;
+            remoteAddr = "127.0.0.1";
+            remoteHost = "localhost";
+            remotePort = 0;
+        }
     }
 
     EventLoop loop() {
