@@ -22,7 +22,7 @@ class BlockPredictionTest {
             TestServer.get(s, "/size?kb=0.1");
             server.hybrid().resetCounters();
             for (int i = 0; i < 40; i++) {
-                assertEquals("slept 3", TestServer.get(s, "/block?ms=3").text());
+                assertEquals("slept 20", TestServer.get(s, "/block?ms=20").text());
             }
             LoopCounters c = server.hybrid().counters();
             ConnectorStats stats = server.hybrid().stats();
