@@ -106,7 +106,8 @@ final class Plan {
         // (4 KB) or default receive buffer over veth.
         List<Cell> ns = new ArrayList<>();
         List<String> spinVariants = full
-                ? List.of("nio", "nio2", "nio-vt", "jetty", "ours", "ours-direct", "ours-spin", "single", "sync")
+                ? List.of("nio", "nio2", "nio-vt", "jetty", "ours", "ours-direct", "ours-spin", "single", "single-spin",
+                        "sync")
                 : List.of("nio", "nio-vt", "jetty", "ours", "ours-direct", "ours-spin");
         for (String cond : List.of(RMEM_SMALL, RMEM_DEFAULT)) {
             ns.add(new Cell("writespin", cond, Workload.size("100"), 100, Duration.ZERO, spinVariants));
@@ -147,7 +148,7 @@ final class Plan {
             grid.add(Variant.ours("ours-t" + t, "ours, threads=" + t, "threads='" + t + "'"));
         }
         for (int t : full ? List.of(64, 256, 1024) : List.of(64, 1024)) {
-            for (String kat : full ? List.of("1000", "10000", "-1") : List.of("1000", "-1")) {
+            for (String kat : full ? List.of("200", "1000", "-1") : List.of("200", "-1")) {
                 grid.add(Variant.ours("sync-t" + t + "-k" + (kat.equals("-1") ? "inf" : kat),
                         "thread per connection, threads=" + t + ", keepAliveTimeout=" + kat + " ms",
                         "threadModel='sync' threads='" + t + "' keepAliveTimeout='" + kat + "'"));
