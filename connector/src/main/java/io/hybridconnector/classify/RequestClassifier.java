@@ -117,6 +117,11 @@ public final class RequestClassifier {
             return blockScore >= BLOCKING_SCORE;
         }
 
+        /** @return whether requests of this class have blocked lately, so that an inline run is worth timing */
+        public boolean isSuspect() {
+            return blockScore > 0;
+        }
+
         /**
          * @return {@code true} if a request of this class should give its loop away before it runs, because
          *         requests of this class blocked; one in {@link #PROBE_EVERY} runs on the loop to re-test

@@ -331,8 +331,10 @@ public final class EventLoop {
             stuckTicks = 0;
             lastSeenNanos = System.nanoTime();
             lastSeenCpuNanos = l == null ? -1 : threads.getThreadCpuTime(l.getId());
-            // Already parked in a sleep, a lock or a wait: it has blocked, move the loop now rather than a tick later.
-            if (l != null && javaWaiting(l) && runSeq.compareAndSet(v, v | HANDED_OFF)) {
+            // Already parked in a sleep, a lock or a wait, or asleep in a system call: it has blocked, move the loop
+            // now rather than a tick later.
+            if (l != null && (javaWaiting(l) || KernelThreadState.sleepingInKernel(l.tid()) == 1) &&
+                    runSeq.compareAndSet(v, v | HANDED_OFF)) {
                 counters.stallHandOffs.increment();
                 transfer();
             }
