@@ -183,8 +183,10 @@ public final class Experiments {
         List<Row> rows = Row.readCsv(rowsFile);
         Path childMeta = rowsFile.resolveSibling("netns-meta.txt");
         if (Files.exists(childMeta)) {
-            readMeta(childMeta).forEach((k, v) -> meta.put("netns " + k, v));
+            readMeta(childMeta).forEach((k, v) -> meta.put(k.startsWith("netns") ? k : "netns " + k, v));
+            Files.delete(childMeta);
         }
+        Files.delete(rowsFile); // its rows are in results.csv from here on
         return rows;
     }
 
