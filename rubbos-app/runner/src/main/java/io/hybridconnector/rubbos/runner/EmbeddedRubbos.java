@@ -3,6 +3,7 @@ package io.hybridconnector.rubbos.runner;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
@@ -29,6 +30,15 @@ public final class EmbeddedRubbos implements AutoCloseable {
      */
     public static EmbeddedRubbos start(Path war, ConnectorChoice choice, int port) throws LifecycleException,
             IOException {
+        return start(war, choice, port, Map.of());
+    }
+
+    /**
+     * @param port       0 for any free port
+     * @param attributes connector attributes as in server.xml (e.g. {@code threads=200}), applied after the defaults
+     */
+    public static EmbeddedRubbos start(Path war, ConnectorChoice choice, int port, Map<String, String> attributes)
+            throws LifecycleException, IOException {
         if (!Files.isRegularFile(war)) {
             throw new IllegalStateException("The RUBBoS WAR is not at " + war + "; build it with "
                     + "mvn -pl rubbos-app/runner -am package");
@@ -41,6 +51,11 @@ public final class EmbeddedRubbos implements AutoCloseable {
         connector.setPort(port);
         // The value of Tomcat's shipped server.xml (the embedded default is 60 s): what an operator runs with.
         connector.setProperty("connectionTimeout", "20000");
+        attributes.forEach((name, value) -> {
+            if (!connector.setProperty(name, value)) {
+                throw new IllegalArgumentException("connector " + choice.protocol + " has no attribute " + name);
+            }
+        });
         tomcat.getService().addConnector(connector);
         tomcat.setConnector(connector);
         tomcat.getHost().setAutoDeploy(false);

@@ -7,9 +7,14 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import io.hybridconnector.rubbos.client.ClientConfig;
 import io.hybridconnector.rubbos.client.ClientEmulator;
@@ -70,6 +75,22 @@ public final class Fig3Run implements Callable<Integer> {
     boolean noImages;
     @Option(names = "--out", description = "output directory (default: target/rubbos-results/<date-time>)")
     Path out;
+    @Option(names = "--hybrid-attr", description = "an attribute of the hybrid connector as in server.xml, "
+            + "name=value (repeatable), e.g. threads=200")
+    Map<String, String> hybridAttributes = new LinkedHashMap<>();
+    @Option(names = "--stock-attr", description = "an attribute of the stock NIO connector, name=value "
+            + "(repeatable), e.g. maxThreads=200")
+    Map<String, String> stockAttributes = new LinkedHashMap<>();
+    @Option(names = "--pool-max", defaultValue = "100",
+            description = "the JDBC pool's maxTotal in the WAR's context.xml (default: ${DEFAULT-VALUE})")
+    int poolMax;
+    @Option(names = "--dumps", defaultValue = "10", description = "thread dumps per point with --diagnose, 250 ms "
+            + "apart from the middle of the measured phase (default: ${DEFAULT-VALUE})")
+    int dumps;
+    @Option(names = "--diagnose", description = "open a JMX port on the server; per point, zero the hybrid "
+            + "connector's counters when the measured phase starts, take a thread dump in its middle and read the "
+            + "connector's, the pool's and the thread pool's MBeans at its end (files in <out>/diag)")
+    boolean diagnose;
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new Fig3Run()).execute(args));
@@ -93,9 +114,14 @@ public final class Fig3Run implements Callable<Integer> {
         for (String name : connectors) {
             ConnectorChoice connector = ConnectorChoice.of(name);
             System.out.println("\n== " + connector.label() + " (" + connector.protocol + ")");
-            try (ServerProcess server = ServerProcess.start(List.of("--connector", connector.label(), "--war",
-                    war.toString(), "--scale", Double.toString(scale)), pin,
-                    out.resolve("server-" + connector.label() + ".log"))) {
+            List<String> serverArgs = new ArrayList<>(List.of("--connector", connector.label(), "--war",
+                    war.toString(), "--scale", Double.toString(scale), "--pool-max", Integer.toString(poolMax)));
+            (connector == ConnectorChoice.HYBRID ? hybridAttributes : stockAttributes).forEach((k, v) ->
+                    serverArgs.addAll(List.of("--connector-attr", k + "=" + v)));
+            int jmxPort = diagnose ? Diagnostics.freePort() : 0;
+            try (ServerProcess server = ServerProcess.start(diagnose ? Diagnostics.jvmOptions(jmxPort) : List.of(),
+                    serverArgs, pin, out.resolve("server-" + connector.label() + ".log"))) {
+                Diagnostics diag = diagnose ? new Diagnostics(server.pid(), jmxPort, out.resolve("diag")) : null;
                 ClientConfig base = new ClientConfig("127.0.0.1", server.port(), "/rubbos", 1, workload,
                         thinkMillis, Duration.ofSeconds(up), Duration.ofSeconds(run), Duration.ofSeconds(down), 0.10,
                         spec.users(), spec.authors(), 1000, !noImages, 7, 10);
@@ -110,24 +136,39 @@ public final class Fig3Run implements Callable<Integer> {
                 for (int n : users) {
                     ProcessMeter.Sample[] window = new ProcessMeter.Sample[2];
                     ProcessMeter.Sample[] mine = new ProcessMeter.Sample[2];
+                    String pointName = connector.label() + "-" + n + "users";
+                    ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
                     RunResult result = new ClientEmulator(base.withUsers(n), System.out).run(phase -> {
                         if (phase == Phase.RUN) {
+                            if (diag != null) {
+                                diag.resetCounters();
+                                diag.startSched();
+                                timer.schedule(() -> diag.writeThreadDump(pointName, dumps), run / 2, TimeUnit.SECONDS);
+                            }
                             window[0] = meter.sample();
                             mine[0] = self.sample();
                         } else if (phase == Phase.DOWN_RAMP || (phase == null && window[1] == null)) {
                             window[1] = meter.sample();
                             mine[1] = self.sample();
+                            if (diag != null) {
+                                diag.writeMBeans(pointName);
+                                System.out.println("  sched: " + diag.writeSched(pointName));
+                            }
                         }
                     });
+                    timer.shutdown();
+                    timer.awaitTermination(60, TimeUnit.SECONDS);
                     SweepPoint point = new SweepPoint(connector, n, result, ProcessMeter.between(window[0], window[1]),
                             ProcessMeter.between(mine[0], mine[1]));
                     points.add(point);
                     Report.writePoint(point, out);
                     System.out.printf(Locale.ROOT, "  => %s %d users: %.1f interactions/s, %d errors, mean %.1f ms,"
-                            + " p50 %.1f ms, p99 %.1f ms, server CPU %.0f%%, server ctx switches %.0f/s, client CPU %.0f%%%n",
+                            + " p50 %.1f ms, p99 %.1f ms, server CPU %.0f%%, server ctx switches %.0f/s, client CPU %.0f%%;"
+                            + " machine load average %s%n",
                             connector.label(), n, result.throughput(), result.errors(), result.meanMs(),
                             result.p50Ms(), result.p99Ms(), point.server().cpuPercent(),
-                            point.server().contextSwitchesPerSecond(), point.client().cpuPercent());
+                            point.server().contextSwitchesPerSecond(), point.client().cpuPercent(),
+                            ThreeTierRun.loadAverage());
                 }
             }
         }
@@ -181,10 +222,13 @@ public final class Fig3Run implements Callable<Integer> {
         return String.format(Locale.ROOT, "Setup: %s, %d CPUs; Java %s. Server tier (embedded Tomcat 10.1 + H2 in "
                 + "one JVM): %s. Client tier (this JVM): %s. Database: H2 in-process, scale %.2f (%,d users, %,d live "
                 + "and %,d old stories). Workload: %s mix, think time mean %d ms, %d%% author sessions, logo fetched: "
-                + "%s. Phases per point: %d s up, %d s measured, %d s down; warm-up %d s per server.",
+                + "%s. Phases per point: %d s up, %d s measured, %d s down; warm-up %d s per server. JDBC pool "
+                + "maxTotal %d; hybrid connector attributes %s; stock attributes %s.",
                 cpu, cpus, Runtime.version(),
                 pin == null ? "not pinned" : "pinned to CPU " + pin,
                 pin == null ? "not pinned" : "the other CPUs", scale, spec.users(), spec.liveStories(),
-                spec.oldStories(), workload.label(), thinkMillis, 10, !noImages, up, run, down, warmup);
+                spec.oldStories(), workload.label(), thinkMillis, 10, !noImages, up, run, down, warmup, poolMax,
+                hybridAttributes.isEmpty() ? "defaults" : hybridAttributes,
+                stockAttributes.isEmpty() ? "defaults" : stockAttributes);
     }
 }

@@ -34,6 +34,26 @@ final class ProcessMeter {
         return new Sample(System.nanoTime(), cpuSeconds(), threadSwitches(), machineSwitches());
     }
 
+    /**
+     * One reading summed over several processes (Tomcat copies; httpd's parent and children, found afresh at each
+     * reading, so keep httpd's children alive for the whole run). Machine switches are counted once.
+     */
+    static Sample sum(java.util.Collection<Long> pids) {
+        double cpu = 0;
+        long switches = 0;
+        for (long pid : pids) {
+            ProcessMeter m = new ProcessMeter(pid);
+            double c = m.cpuSeconds();
+            long s = m.threadSwitches();
+            if (c < 0 || s < 0) {
+                return new Sample(System.nanoTime(), -1, -1, -1);
+            }
+            cpu += c;
+            switches += s;
+        }
+        return new Sample(System.nanoTime(), cpu, switches, machineSwitches());
+    }
+
     static Rates between(Sample a, Sample b) {
         double seconds = (b.nanos() - a.nanos()) / 1e9;
         if (a.cpuSeconds() < 0 || seconds <= 0) {

@@ -35,18 +35,28 @@ final class Report {
     }
 
     static Path write(List<SweepPoint> points, String setup, Mix mix, Path dir) throws IOException {
+        return write(points, setup, mix, dir, "# RUBBoS Fig 3 sweep: stock NIO vs the hybrid connector");
+    }
+
+    static Path write(List<SweepPoint> points, String setup, Mix mix, Path dir, String title) throws IOException {
         StringBuilder csv = new StringBuilder("connector,users,throughput_per_s,errors,mean_ms,p50_ms,p90_ms,p99_ms,"
-                + "max_ms,server_cpu_percent,server_ctx_switches_per_s,machine_ctx_switches_per_s,sessions,client_cpu_percent\n");
+                + "max_ms,server_cpu_percent,server_ctx_switches_per_s,machine_ctx_switches_per_s,sessions,client_cpu_percent"
+                + (threeTier(points) ? ",httpd_cpu_percent,httpd_ctx_switches_per_s,db_cpu_percent\n" : "\n"));
         for (SweepPoint p : points) {
             RunResult r = p.result();
-            csv.append(String.format(Locale.ROOT, "%s,%d,%.2f,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.1f,%.0f,%.0f,%d,%.1f%n",
+            csv.append(String.format(Locale.ROOT, "%s,%d,%.2f,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.1f,%.0f,%.0f,%d,%.1f",
                     p.connector().label(), p.users(), r.throughput(), r.errors(), r.meanMs(), r.p50Ms(), r.p90Ms(),
                     r.p99Ms(), r.maxMs(), p.server().cpuPercent(), p.server().contextSwitchesPerSecond(),
                     p.server().machineContextSwitchesPerSecond(), r.sessions(), p.client().cpuPercent()));
+            if (threeTier(points)) {
+                csv.append(String.format(Locale.ROOT, ",%.1f,%.0f,%.1f", cpu(p.web()),
+                        p.web() == null ? -1 : p.web().contextSwitchesPerSecond(), cpu(p.database())));
+            }
+            csv.append('\n');
         }
         Files.writeString(dir.resolve("summary.csv"), csv);
 
-        StringBuilder md = new StringBuilder("# RUBBoS Fig 3 sweep: stock NIO vs the hybrid connector\n\n");
+        StringBuilder md = new StringBuilder(title + "\n\n");
         md.append(setup).append("\n\n## Throughput and response time against users (measured phase)\n\n");
         md.append(table(points));
         md.append("\nPlots: `fig3-throughput.png`, `fig3-response-time.png`, `context-switches.png`; "
@@ -65,23 +75,39 @@ final class Report {
                 p -> p.result().throughput(), dir.resolve("fig3-throughput.png"));
         Plots.write(points, "RUBBoS response time, mean (Fig 3 right)", "Mean response time (ms)",
                 p -> p.result().meanMs(), dir.resolve("fig3-response-time.png"));
-        Plots.write(points, "Server process context switches", "Context switches / s",
+        Plots.write(points, threeTier(points) ? "Tomcat context switches" : "Server process context switches",
+                "Context switches / s",
                 p -> p.server().contextSwitchesPerSecond(), dir.resolve("context-switches.png"));
         return report;
     }
 
     static String table(List<SweepPoint> points) {
+        boolean tiers = threeTier(points);
+        String server = tiers ? "Tomcat" : "Server";
         StringBuilder md = new StringBuilder("| Connector | Users | Interactions/s | Errors | Mean ms | p50 ms | p99 ms "
-                + "| Server CPU % | Server ctx sw/s | Machine ctx sw/s | Client CPU % |\n"
-                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + "| " + server + " CPU % | " + server + " ctx sw/s | Machine ctx sw/s | Client CPU % |"
+                + (tiers ? " httpd CPU % | MariaDB CPU % |\n" : "\n")
+                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + (tiers ? "---:|---:|\n" : "\n"));
         for (SweepPoint p : points) {
             RunResult r = p.result();
-            md.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %d | %.1f | %.1f | %.1f | %.0f | %.0f | %.0f | %.0f |%n",
+            md.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %d | %.1f | %.1f | %.1f | %.0f | %.0f | %.0f | %.0f |",
                     p.connector().label(), p.users(), r.throughput(), r.errors(), r.meanMs(), r.p50Ms(), r.p99Ms(),
                     p.server().cpuPercent(), p.server().contextSwitchesPerSecond(),
                     p.server().machineContextSwitchesPerSecond(), p.client().cpuPercent()));
+            if (tiers) {
+                md.append(String.format(Locale.ROOT, " %.0f | %.0f |", cpu(p.web()), cpu(p.database())));
+            }
+            md.append('\n');
         }
         return md.toString();
+    }
+
+    private static boolean threeTier(List<SweepPoint> points) {
+        return points.stream().anyMatch(p -> p.web() != null);
+    }
+
+    private static double cpu(ProcessMeter.Rates r) {
+        return r == null ? -1 : r.cpuPercent();
     }
 
     private static String mixCheck(List<SweepPoint> points) {

@@ -3,6 +3,8 @@ package io.hybridconnector.rubbos.runner;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.LocalDateTime;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 import io.hybridconnector.rubbos.data.DataGenerator;
@@ -39,6 +41,12 @@ public final class ServerMain implements Callable<Integer> {
     double scale;
     @Option(names = "--seed", defaultValue = "42", description = "data seed (default: ${DEFAULT-VALUE})")
     long seed;
+    @Option(names = "--connector-attr", description = "a connector attribute as in server.xml, name=value "
+            + "(repeatable), e.g. threads=200")
+    Map<String, String> connectorAttributes = new LinkedHashMap<>();
+    @Option(names = "--pool-max", defaultValue = "100", description = "the JDBC pool's maxTotal (and maxIdle), "
+            + "as META-INF/context.xml reads it (default: ${DEFAULT-VALUE})")
+    int poolMax;
 
     public static void main(String[] args) {
         int code = new CommandLine(new ServerMain()).execute(args);
@@ -57,9 +65,11 @@ public final class ServerMain implements Callable<Integer> {
             }
         }
         jdbc.apply();
-        EmbeddedRubbos server = EmbeddedRubbos.start(war, ConnectorChoice.of(connector), port);
-        System.out.println("rubbos-server: " + ConnectorChoice.of(connector).protocol + " on Java "
-                + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPU(s) visible");
+        System.setProperty("rubbos.jdbc.maxTotal", Integer.toString(poolMax));
+        EmbeddedRubbos server = EmbeddedRubbos.start(war, ConnectorChoice.of(connector), port, connectorAttributes);
+        System.out.println("rubbos-server: " + ConnectorChoice.of(connector).protocol + " " + connectorAttributes
+                + ", JDBC pool maxTotal " + poolMax + ", on Java " + Runtime.version() + ", "
+                + Runtime.getRuntime().availableProcessors() + " CPU(s) visible");
         System.out.println(READY + server.port());
         System.out.flush();
         // Lives as long as the parent: the runner holds our stdin open.

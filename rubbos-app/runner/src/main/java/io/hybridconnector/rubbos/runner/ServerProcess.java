@@ -31,6 +31,15 @@ final class ServerProcess implements AutoCloseable {
      */
     static ServerProcess start(List<String> serverArgs, String cpus, Path log) throws IOException,
             InterruptedException {
+        return start(List.of(), serverArgs, cpus, log);
+    }
+
+    /**
+     * @param jvmOptions extra options for the server JVM (e.g. a JMX port)
+     * @param cpus       taskset CPU list such as {@code "0"}, or null not to pin
+     */
+    static ServerProcess start(List<String> jvmOptions, List<String> serverArgs, String cpus, Path log)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         if (cpus != null) {
             command.addAll(List.of("taskset", "-c", cpus));
@@ -38,6 +47,7 @@ final class ServerProcess implements AutoCloseable {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xms1g");
         command.add("-Xmx2g");
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(ServerMain.class.getName());

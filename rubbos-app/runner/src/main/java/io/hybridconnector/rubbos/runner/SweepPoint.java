@@ -5,8 +5,14 @@ import io.hybridconnector.rubbos.client.stats.RunResult;
 /**
  * One point of the Fig 3 sweep: a connector, a number of users, what the client measured and what the server
  * process cost over the measured phase, and what the client's own process cost (to show whether the client,
- * not the server, was the limit).
+ * not the server, was the limit). In the 3-tier mode {@code server} is the Tomcat JVM(s), {@code web} Apache
+ * httpd's processes and {@code database} MariaDB's; both are null in the embedded mode.
  */
 record SweepPoint(ConnectorChoice connector, int users, RunResult result, ProcessMeter.Rates server,
-                  ProcessMeter.Rates client) {
+                  ProcessMeter.Rates client, ProcessMeter.Rates web, ProcessMeter.Rates database) {
+
+    SweepPoint(ConnectorChoice connector, int users, RunResult result, ProcessMeter.Rates server,
+               ProcessMeter.Rates client) {
+        this(connector, users, result, server, client, null, null);
+    }
 }

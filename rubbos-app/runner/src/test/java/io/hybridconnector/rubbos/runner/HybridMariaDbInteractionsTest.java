@@ -22,6 +22,14 @@ class HybridMariaDbInteractionsTest extends InteractionsContract {
 
     @Override
     JdbcSettings database() {
+        return rubbosTestDatabase();
+    }
+
+    /**
+     * @return the database {@code rubbos_test} on MariaDB at 127.0.0.1:3306, created if absent; skips the calling
+     * test class with a message when the server is not reachable or refuses root without a password
+     */
+    static JdbcSettings rubbosTestDatabase() {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress("127.0.0.1", 3306), 1000);
         } catch (IOException e) {

@@ -50,16 +50,31 @@ abstract class InteractionsContract {
         try (Connection c = jdbc.connect()) {
             System.out.println(new DataGenerator(spec, 3, LocalDateTime.now()).load(c));
         }
+        http = new Http(startServer());
+    }
+
+    /**
+     * Deploys the WAR, unchanged, on the loaded database {@link #jdbc}; by default on embedded Tomcat in this JVM.
+     * it-tests/rubbos overrides this to run a real Tomcat distribution (and httpd in front of it).
+     *
+     * @return the port that serves {@code /rubbos}
+     */
+    int startServer() throws Exception {
         jdbc.apply();
         server = EmbeddedRubbos.start(Path.of(System.getProperty("rubbos.war")), connector(), 0);
-        http = new Http(server.port());
+        return server.port();
+    }
+
+    /** Stops what {@link #startServer} started. */
+    void stopServer() throws Exception {
+        if (server != null) {
+            server.close();
+        }
     }
 
     @AfterAll
     void stop() throws Exception {
-        if (server != null) {
-            server.close();
-        }
+        stopServer();
     }
 
     // ------------------------------------------------------------------ read interactions
