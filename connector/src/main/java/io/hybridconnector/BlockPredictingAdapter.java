@@ -1,10 +1,8 @@
 package io.hybridconnector;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-
 import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.classify.RequestClassifier.RequestClass;
+import io.hybridconnector.classify.ThreadTimes;
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.LoopThread;
 
@@ -23,7 +21,8 @@ import org.apache.tomcat.util.net.SocketEvent;
  */
 final class BlockPredictingAdapter implements Adapter {
 
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** One inline request in this many is timed, whatever its class, to find classes that block briefly. */
+    private static final int SAMPLE_EVERY = 256;
     /** Shorter waits cost the loop less than a hand-off would. */
     private static final long MIN_BLOCK_NANOS = 500_000;
 
@@ -52,28 +51,30 @@ final class BlockPredictingAdapter implements Adapter {
                 return;
             }
         }
-        // A suspect class's inline run is timed: a block shorter than the detector's tick leaves no other trace.
-        boolean timed = known != null && known.isSuspect();
+        // Timed: inline runs of a suspect class, and one in SAMPLE_EVERY of all others, because a block shorter than
+        // the detector's tick leaves no other trace.
+        boolean timed = (known != null && known.isSuspect()) || LoopThread.sampleThisRun(SAMPLE_EVERY);
         long wall0 = timed ? System.nanoTime() : 0;
-        long cpu0 = timed ? THREADS.getCurrentThreadCpuTime() : 0;
+        long running0 = timed ? ThreadTimes.notBlockedNanos() : 0;
         try {
             delegate.service(req, res);
         } finally {
-            if (!loop.inLoop()) {
-                RequestClass c = known != null ? known : classifier.lookup(RequestClassifier.keyOf(req));
-                if (c != null) {
-                    c.ranOnLoop(true);
-                }
-            } else if (known != null) {
-                known.ranOnLoop(timed && waitedMostOfTheTime(System.nanoTime() - wall0,
-                        THREADS.getCurrentThreadCpuTime() - cpu0));
+            boolean moved = !loop.inLoop();
+            boolean blocked = (moved && !loop.movedForComputing()) || (!moved && timed &&
+                    waitedMostOfTheTime(System.nanoTime() - wall0, ThreadTimes.notBlockedNanos() - running0));
+            RequestClass c = known;
+            if (c == null && blocked) {
+                c = classifier.lookup(RequestClassifier.keyOf(req));
+            }
+            if (c != null) {
+                c.ranOnLoop(blocked);
             }
         }
     }
 
-    /** Longer than {@link #MIN_BLOCK_NANOS} and less than half of it on the CPU: the request waited. */
-    private static boolean waitedMostOfTheTime(long wallNanos, long cpuNanos) {
-        return wallNanos > MIN_BLOCK_NANOS && cpuNanos * 2 < wallNanos;
+    /** Longer than {@link #MIN_BLOCK_NANOS}, and running (or ready to run) less than half of it: it waited. */
+    private static boolean waitedMostOfTheTime(long wallNanos, long notBlockedNanos) {
+        return wallNanos > MIN_BLOCK_NANOS && notBlockedNanos * 2 < wallNanos;
     }
 
     @Override

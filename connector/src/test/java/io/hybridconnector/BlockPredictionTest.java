@@ -36,7 +36,9 @@ class BlockPredictionTest {
             for (int i = 0; i < 50; i++) {
                 assertEquals(102, TestServer.get(s, "/size?kb=0.1").body().length);
             }
-            assertEquals(0, c.getHandOffs(), "a class that never blocked lost its fast path");
+            assertEquals(0, c.getHandOffs(), "a class that never blocked lost its fast path: predicted " +
+                    c.getPredictedHandOffs() + ", stall " + c.getStallHandOffs() + ", io " + c.getIoHandOffs() +
+                    ", blocking classes " + stats.getClassifierBlockingClasses());
         }
     }
 }

@@ -70,6 +70,8 @@ public final class EventLoop {
     private LoopChannel current;
     private volatile LoopThread leader;
     private volatile boolean running = true;
+    /** Why the stall detector last moved the loop; see {@link #movedForComputing()}. */
+    private volatile boolean movedForComputing;
 
     private final AtomicInteger connectionCount = new AtomicInteger();
     private long nextSweepMillis;
@@ -304,6 +306,7 @@ public final class EventLoop {
         }
         long v = runSeq.get();
         if ((v & 1) == 1 && (v & HANDED_OFF) == 0 && runSeq.compareAndSet(v, v | HANDED_OFF)) {
+            movedForComputing = false;
             transfer();
             return true;
         }
@@ -331,11 +334,11 @@ public final class EventLoop {
             stuckTicks = 0;
             lastSeenNanos = System.nanoTime();
             lastSeenCpuNanos = l == null ? -1 : threads.getThreadCpuTime(l.getId());
-            // Already parked in a sleep, a lock or a wait, or asleep in a system call: it has blocked, move the loop
-            // now rather than a tick later.
-            if (l != null && (javaWaiting(l) || KernelThreadState.sleepingInKernel(l.tid()) == 1) &&
-                    runSeq.compareAndSet(v, v | HANDED_OFF)) {
+            // Already parked in a sleep, a lock or a wait: it has blocked, move the loop now rather than a tick later.
+            // (Not for a thread asleep in the kernel: at one glance that may be a GC safepoint.)
+            if (l != null && javaWaiting(l) && runSeq.compareAndSet(v, v | HANDED_OFF)) {
                 counters.stallHandOffs.increment();
+                movedForComputing = false;
                 transfer();
             }
             return true;
@@ -356,6 +359,7 @@ public final class EventLoop {
         }
         if ((waiting || stuckTicks >= runnableTicks) && runSeq.compareAndSet(v, v | HANDED_OFF)) {
             counters.stallHandOffs.increment();
+            movedForComputing = !waiting;
             transfer();
         }
         return true;
@@ -368,6 +372,14 @@ public final class EventLoop {
 
     boolean isInRun() {
         return (runSeq.get() & 1) == 1;
+    }
+
+    /**
+     * @return {@code true} if the last move of this loop was because its leader computed for too long, not because
+     *         it waited: such a request did not block, and must not teach the classifier that its class does
+     */
+    public boolean movedForComputing() {
+        return movedForComputing;
     }
 
     private void transfer() {

@@ -75,6 +75,24 @@ public final class LoopThread extends Thread {
         return loop != null && loop.inLoop() ? loop : null;
     }
 
+    /** Counts runs down to the next one that is sampled. Own thread only. */
+    private int untilSample;
+
+    /**
+     * @return {@code true} for one call in {@code every} on the calling loop thread (never on other threads)
+     */
+    public static boolean sampleThisRun(int every) {
+        LoopThread t = current();
+        if (t == null) {
+            return false;
+        }
+        if (--t.untilSample > 0) {
+            return false;
+        }
+        t.untilSample = every;
+        return true;
+    }
+
     int tid() {
         return tid;
     }

@@ -1,0 +1,54 @@
+package io.hybridconnector.classify;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+
+/**
+ * How long the calling thread was <em>not</em> blocked: time on a CPU plus time waiting in the run queue for one.
+ * Subtracted from the wall time of a request it leaves the time the request waited (sleep, lock, JDBC). On Linux
+ * the kernel keeps both ({@code /proc/thread-self/schedstat}); elsewhere only CPU time is known, and a thread that
+ * waited for a busy CPU looks blocked.
+ */
+public final class ThreadTimes {
+
+    private static final Path SCHEDSTAT = Paths.get("/proc/thread-self/schedstat");
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final boolean SCHEDSTAT_READABLE = readSchedstat() >= 0;
+
+    private ThreadTimes() {
+    }
+
+    /** @return on-CPU plus run-queue nanoseconds of the calling thread since it started */
+    public static long notBlockedNanos() {
+        if (SCHEDSTAT_READABLE) {
+            long n = readSchedstat();
+            if (n >= 0) {
+                return n;
+            }
+        }
+        return THREADS.getCurrentThreadCpuTime();
+    }
+
+    /** "<on-cpu ns> <run-queue ns> <slices>" */
+    private static long readSchedstat() {
+        try {
+            byte[] b = Files.readAllBytes(SCHEDSTAT);
+            long cpu = 0;
+            long queue = 0;
+            int i = 0;
+            for (; i < b.length && b[i] != ' '; i++) {
+                cpu = cpu * 10 + (b[i] - '0');
+            }
+            for (i++; i < b.length && b[i] != ' '; i++) {
+                queue = queue * 10 + (b[i] - '0');
+            }
+            return cpu + queue;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+}
