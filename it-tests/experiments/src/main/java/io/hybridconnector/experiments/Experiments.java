@@ -135,7 +135,7 @@ public final class Experiments {
     private Plan.Phase withOverrides(Plan.Phase p) {
         return new Plan.Phase(p.name(), p.netns(), p.variants(), p.cells(), o.rounds > 0 ? o.rounds : p.rounds(),
                 p.cellWarmup(), o.windowMillis > 0 ? Duration.ofMillis(o.windowMillis) : p.window(),
-                p.warmupPerVariant());
+                p.warmupPerVariant(), p.perf());
     }
 
     private static double estimate(List<Plan.Phase> phases) {
@@ -287,8 +287,8 @@ public final class Experiments {
         // the cell's fresh connections, so perf attaches at the window's start for those (it costs a pause of ~0.1-1 s
         // on a busy machine); pools of the other variants exist after the JIT warm-up.
         boolean late = e.variant().attrs().contains("threadModel='sync'");
-        ServerProbe sp = new ServerProbe(new ProcStats(e.pid()), e.pid(), perf, layout.work().resolve("perf"),
-                SERVER_CPU, late);
+        ServerProbe sp = new ServerProbe(new ProcStats(e.pid()), e.pid(), perf && phase.perf(),
+                layout.work().resolve("perf"), SERVER_CPU, late);
         WindowProbe wp = new WindowProbe(sp, e.pid(), jmx, bean);
         CellResult res = LoadGenerator.run(spec, wp);
         ServerProbe.Delta d = sp.finish();

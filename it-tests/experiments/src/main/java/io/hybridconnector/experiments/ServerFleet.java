@@ -66,9 +66,13 @@ final class ServerFleet implements AutoCloseable {
     /** Starts what {@code variants} need and waits until every one serves {@code /samples/size?kb=0.1}. */
     void start(List<Variant> variants, String tag) throws IOException, InterruptedException {
         List<Variant> tomcat = variants.stream().filter(v -> v.host() == Variant.Host.TOMCAT).toList();
+        List<Variant> sync = variants.stream().filter(v -> v.host() == Variant.Host.TOMCAT_SYNC).toList();
         List<Variant> vt = variants.stream().filter(v -> v.host() == Variant.Host.TOMCAT_VT).toList();
         if (!tomcat.isEmpty()) {
             startTomcat(tomcat, layout.javaHome(), tag + "-tomcat", true);
+        }
+        if (!sync.isEmpty()) {
+            startTomcat(sync, layout.javaHome(), tag + "-tomcat-sync", true);
         }
         if (!vt.isEmpty()) {
             if (layout.vtJavaHome() == null) {

@@ -15,8 +15,12 @@ import java.util.Optional;
  */
 public record Variant(String id, String paper, Host host, String protocol, String attrs) {
 
-    /** The processes of one phase: one Tomcat on the default JDK, one on a JDK 21+ (virtual threads), one Jetty. */
-    public enum Host { TOMCAT, TOMCAT_VT, JETTY }
+    /**
+     * The processes of one phase: one Tomcat on the default JDK, a second one for the thread-per-connection variants
+     * (their thousand threads would otherwise make every window's /proc and perf bookkeeping of the first one slow),
+     * one on a JDK 21+ (virtual threads), one Jetty.
+     */
+    public enum Host { TOMCAT, TOMCAT_SYNC, TOMCAT_VT, JETTY }
 
     static final String NIO = "org.apache.coyote.http11.Http11NioProtocol";
     static final String NIO2 = "org.apache.coyote.http11.Http11Nio2Protocol";
@@ -25,7 +29,8 @@ public record Variant(String id, String paper, Host host, String protocol, Strin
     private static final String STOCK = "maxKeepAliveRequests='-1' acceptCount='1024'";
 
     public static Variant ours(String id, String paper, String attrs) {
-        return new Variant(id, paper, Host.TOMCAT, OURS, "acceptCount='1024' " + attrs);
+        return new Variant(id, paper, attrs.contains("threadModel='sync'") ? Host.TOMCAT_SYNC : Host.TOMCAT, OURS,
+                "acceptCount='1024' " + attrs);
     }
 
     /**
