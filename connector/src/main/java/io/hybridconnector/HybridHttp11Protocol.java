@@ -161,14 +161,6 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
         }
     }
 
-    @Override
-    public void setUseSendfile(boolean useSendfile) {
-        if (useSendfile) {
-            settings.reject("useSendfile=\"true\": sendfile is not supported by HybridHttp11Protocol " +
-                    "yet; remove the attribute (static files are written from memory-mapped buffers by Tomcat)");
-        }
-    }
-
     // ------------------------------------------------------------------ counters
 
     /** @return requests moved off an event loop because they blocked (stall detector and socket waits) */

@@ -21,7 +21,10 @@ class ConfigurationTest {
             "pollerThreadCount, 2, loops",
             "selectorTimeout, 1000, selectorTimeout",
             "SSLEnabled, true, Http11NioProtocol",
-            "useSendfile, true, useSendfile",
+            "writeStrategy, fast, 'hybrid (default), direct, spin'",
+            "threadModel, bio, 'hybrid (default), reactor, single, sync'",
+            "acceptMode, poller, 'acceptor (default'",
+            "writeBehindLimit, 100, 8192 to 67108864",
             "threads, 0, positive",
             "blockedHandOffMillis, 0, 1 to 1000",
             "loops, 0, 1 or more" })

@@ -23,7 +23,7 @@ class ServerXmlTest {
             "maxHttpHeaderSize", "maxPostSize", "maxSwallowSize", "compression", "compressibleMimeType",
             "maxTrailerSize", "relaxedPathChars", "relaxedQueryChars", "server", "URIEncoding", "enableLookups",
             "redirectPort", "socket.tcpNoDelay", "loops", "blockedHandOffMillis", "writeStrategy", "writeBehindLimit", "acceptMode",
-            "threadModel");
+            "threadModel", "useSendfile");
 
     /** Attributes documented for HybridAjpProtocol in the httpd-ajp example. */
     static final Set<String> DOCUMENTED_AJP = Set.of("port", "address", "protocol", "threads", "maxThreads", "secret",

@@ -87,7 +87,6 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         // Idle keep-alive connections hold no thread and no buffers: nothing to time out.
         setKeepAliveTimeout(-1);
         setMaxKeepAliveRequests(-1);
-        setUseSendfile(false);
         // Tomcat's vectored async I/O (NIO2-style completion handlers) is not offered; HTTP/1.1 does not need it.
         setUseAsyncIO(false);
         // Catalina hands a large body over in 8 KB slices. Collecting them in a 64 KB direct buffer costs the one
