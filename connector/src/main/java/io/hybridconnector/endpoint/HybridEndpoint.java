@@ -98,8 +98,10 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
 
     // ------------------------------------------------------------------ settings
 
+    /** @return the event loops running, or configured when stopped ({@code threads} of them under {@code single}) */
     public int getLoops() {
-        return loopCount;
+        int running = loops.length;
+        return running > 0 ? running : threadModel == ThreadModel.SINGLE ? getMaxThreads() : loopCount;
     }
 
     public void setLoops(int loops) {
