@@ -286,7 +286,8 @@ public final class Experiments {
         // perf -p sees only threads that exist when it attaches: a thread-per-connection server starts threads for
         // the cell's fresh connections, so perf attaches at the window's start for those (it costs a pause of ~0.1-1 s
         // on a busy machine); pools of the other variants exist after the JIT warm-up.
-        boolean late = e.variant().attrs().contains("threadModel='sync'");
+        // Ours in the write-spin phase too: a request that waits moves its loop to another thread, which may be new.
+        boolean late = e.variant().attrs().contains("threadModel='sync'") || (phase.netns() && e.variant().isOurs());
         ServerProbe sp = new ServerProbe(new ProcStats(e.pid()), e.pid(), perf && phase.perf(),
                 layout.work().resolve("perf"), SERVER_CPU, late);
         WindowProbe wp = new WindowProbe(sp, e.pid(), jmx, bean);
@@ -339,8 +340,9 @@ public final class Experiments {
                 + CLIENT_CPU);
         meta.put("syscalls", perf ? "perf stat tracepoints per window (socket writes = write+writev+sendto minus 8-byte"
                 + " eventfd writes; EAGAIN = sys_exit_write/writev with ret == -11)" : "not counted (perf unavailable)");
-        meta.put("MBean", "our HybridConnector MBean read over the Tomcat JVM's local JMX port (RMI, no auth) just"
-                + " before perf is enabled and just after it is disabled");
+        meta.put("MBean", "our HybridConnector MBean read over the Tomcat JVM's local JMX port (RMI, no auth) right"
+                + " after perf is switched on and right after it is switched off; /proc is sampled tightly at the"
+                + " load's window edges");
         meta.put("commit", git("rev-parse", "HEAD") + (git("status", "--porcelain", "--", "connector").isBlank()
                 ? "" : " (connector/ has uncommitted changes)"));
         meta.put("command", "mvn -B -q -pl it-tests/experiments -am package -DskipTests -Dexperiments=" + o.profile

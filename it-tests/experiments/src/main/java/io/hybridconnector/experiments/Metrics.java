@@ -45,16 +45,24 @@ final class Metrics {
             r.put("perf_problem", d.perfProblem());
         }
         if (wp.beanStart != null && wp.beanEnd != null) {
-            for (Map.Entry<String, Long> e : wp.beanEnd.entrySet()) {
-                Long s = wp.beanStart.get(e.getKey());
-                long delta = e.getKey().endsWith("PeakBytes") || e.getKey().startsWith("Classifier")
-                        ? e.getValue() : e.getValue() - (s == null ? 0 : s);
-                r.put("mbean_" + e.getKey(), delta);
+            bean(r, "mbean_", wp.beanStart, wp.beanEnd);
+            if (wp.beanOuterStart != null && wp.beanOuterEnd != null) {
+                bean(r, "mbeanouter_", wp.beanOuterStart, wp.beanOuterEnd);
             }
         } else if (wp.problem != null) {
             r.put("mbean_problem", wp.problem);
         }
         return r;
+    }
+
+    /** Deltas of counters; gauges (peak bytes, classifier size) as read at the end. */
+    private static void bean(Row r, String prefix, Map<String, Long> start, Map<String, Long> end) {
+        for (Map.Entry<String, Long> e : end.entrySet()) {
+            Long s = start.get(e.getKey());
+            long delta = e.getKey().endsWith("PeakBytes") || e.getKey().startsWith("Classifier")
+                    ? e.getValue() : e.getValue() - (s == null ? 0 : s);
+            r.put(prefix + e.getKey(), delta);
+        }
     }
 
     private static double per(double n, double requests) {

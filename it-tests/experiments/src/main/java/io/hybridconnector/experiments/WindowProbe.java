@@ -26,6 +26,8 @@ final class WindowProbe implements Probe {
     long[] userSysEnd;
     Map<String, Long> beanStart;
     Map<String, Long> beanEnd;
+    Map<String, Long> beanOuterStart;
+    Map<String, Long> beanOuterEnd;
     String problem;
     long startNanos;
     long endNanos;
@@ -42,21 +44,33 @@ final class WindowProbe implements Probe {
         server.beforeWarmup();
     }
 
+    /**
+     * MBean, perf on, MBean again, then /proc last: CPU and context switches cover the load's window tightly (at
+     * c=1000 the server keeps working through its backlog while the load pauses here, and that work must not be
+     * charged to the window's requests). The MBean is read on both sides of each perf switch, so that what perf
+     * counted lies between the inner delta (read after on, before off) and the outer one (before on, after off): a
+     * spinning writer makes thousands of calls during one JMX round trip, so no single read lines up with perf.
+     */
     @Override
     public void measureStart() {
         long t0 = System.nanoTime();
-        server.measureStart();
-        userSysStart = userSys(pid);
+        beanOuterStart = readBean();
+        server.perfOn();
         beanStart = readBean();
+        userSysStart = userSys(pid);
+        server.procStart();
         startNanos = System.nanoTime() - t0;
     }
 
+    /** /proc first, then MBean, perf off, MBean (the mirror image of the start). */
     @Override
     public void measureEnd() {
         long t0 = System.nanoTime();
-        beanEnd = readBean();
+        server.procEnd();
         userSysEnd = userSys(pid);
-        server.measureEnd();
+        beanEnd = readBean();
+        server.perfOff();
+        beanOuterEnd = readBean();
         endNanos = System.nanoTime() - t0;
     }
 

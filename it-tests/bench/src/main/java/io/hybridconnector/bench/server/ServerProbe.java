@@ -92,11 +92,42 @@ public final class ServerProbe implements Probe {
             attach();
             enablePerf();
         }
-        cpuStart = cpuTicks();
-        start = sample();
+        procStart();
         if (!attachLate) {
             enablePerf();
         }
+    }
+
+    @Override
+    public void measureEnd() {
+        disablePerf();
+        procEnd();
+    }
+
+    /**
+     * The window's edges taken apart, for harnesses that do more at the edges (read an MBean) and want /proc tight
+     * around the load's window: {@link #perfOn()} (attaches first when attaching late), then {@link #procStart()} just
+     * before the window; {@link #procEnd()} right after it, then {@link #perfOff()}.
+     */
+    public void perfOn() {
+        if (attachLate) {
+            attach();
+        }
+        enablePerf();
+    }
+
+    public void procStart() {
+        cpuStart = cpuTicks();
+        start = sample();
+    }
+
+    public void procEnd() {
+        end = sample();
+        cpuEnd = cpuTicks();
+    }
+
+    public void perfOff() {
+        disablePerf();
     }
 
     private void enablePerf() {
@@ -110,8 +141,7 @@ public final class ServerProbe implements Probe {
         }
     }
 
-    @Override
-    public void measureEnd() {
+    private void disablePerf() {
         if (perf != null) {
             try {
                 perf.disable();
@@ -120,8 +150,6 @@ public final class ServerProbe implements Probe {
                 closePerf();
             }
         }
-        end = sample();
-        cpuEnd = cpuTicks();
     }
 
     private long[] cpuTicks() {
