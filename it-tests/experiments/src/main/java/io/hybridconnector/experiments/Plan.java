@@ -100,7 +100,7 @@ final class Plan {
             }
         }
         phases.add(new Phase("loopback", false, all, loop, full ? 3 : 1, ms(full ? 400 : 300), ms(full ? 1200 : 800),
-                ms(full ? 3000 : 1500), true));
+                ms(full ? 3000 : 1000), true));
 
         // Phase 2, write-spin without netem: server namespace with a 16 KB send buffer, client namespace with a small
         // (4 KB) or default receive buffer over veth.
@@ -158,8 +158,8 @@ final class Plan {
                 ms(200), grid.stream().map(Variant::id).toList()));
         // No perf here: Fig 5 needs req/s, latency, CPU and switches (/proc), and perf attaching to a JVM with
         // thousands of threads takes seconds per window on this machine.
-        phases.add(new Phase("threads", false, grid, think, full ? 2 : 1, ms(2000), ms(3000),
-                ms(2000), false));
+        phases.add(new Phase("threads", false, grid, think, full ? 2 : 1, ms(full ? 2000 : 1500),
+                ms(full ? 3000 : 2000), ms(full ? 2000 : 1500), false));
         return new Plan(profile, phases);
     }
 
