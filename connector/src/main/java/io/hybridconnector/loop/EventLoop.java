@@ -43,6 +43,11 @@ public final class EventLoop {
 
     private static final Log log = LogFactory.getLog(EventLoop.class);
 
+    /** {@link #checkStall} results. */
+    static final int NOT_IN_RUN = 0;
+    static final int IN_RUN = 1;
+    static final int MOVED = 2;
+
     /** Set in {@link #runSeq} when the leader running the current request lost the loop. */
     static final long HANDED_OFF = 1L << 62;
 
@@ -320,13 +325,13 @@ public final class EventLoop {
      * {@code runnableTicks} ticks before it is moved. On Linux the kernel's thread state decides "blocked in the kernel";
      * elsewhere the thread's CPU time does.
      *
-     * @return {@code true} if the leader is inside a request
+     * @return {@link #NOT_IN_RUN}, {@link #IN_RUN}, or {@link #MOVED} if this tick moved the loop
      */
-    boolean checkStall(int runnableTicks, ThreadMXBean threads) {
+    int checkStall(int runnableTicks, ThreadMXBean threads) {
         long v = runSeq.get();
         if ((v & 1) == 0 || (v & HANDED_OFF) != 0) {
             stuckTicks = 0;
-            return false;
+            return NOT_IN_RUN;
         }
         LoopThread l = leader;
         if (v != lastSeenSeq || l == null) {
@@ -340,8 +345,9 @@ public final class EventLoop {
                 counters.stallHandOffs.increment();
                 movedForComputing = false;
                 transfer();
+                return MOVED;
             }
-            return true;
+            return IN_RUN;
         }
         stuckTicks++;
         boolean waiting = javaWaiting(l);
@@ -361,8 +367,9 @@ public final class EventLoop {
             counters.stallHandOffs.increment();
             movedForComputing = !waiting;
             transfer();
+            return MOVED;
         }
-        return true;
+        return IN_RUN;
     }
 
     private static boolean javaWaiting(Thread t) {
