@@ -21,6 +21,11 @@ import java.util.stream.Stream;
  * {@code server.xml} (our connector beside stock NIO) on free ports, the samples WAR in {@code webapps/}, started in
  * the foreground with {@code bin/catalina.sh run} and its console kept as {@code logs/catalina.out}.
  * <p>
+ * Or, with {@link #TomcatDistribution(String, Path)}, a separate {@code CATALINA_BASE} beside the unpacked
+ * {@code CATALINA_HOME}, with a server.xml of the test's own ({@link #installBase}): the way an operator runs several
+ * instances from one installation, and what lets test classes with different server.xml files share one unpacked
+ * distribution.
+ * <p>
  * Runs on the JUnit thread that owns the test class. A JVM shutdown hook kills Tomcat if the test JVM is stopped
  * before {@link #stop} ran (Surefire's fork timeout, Ctrl-C), so no Tomcat outlives the build.
  */
@@ -31,22 +36,35 @@ final class TomcatDistribution {
 
     final String version;
     final Path home;
+    /** {@code CATALINA_BASE}: {@link #home} itself, or a directory of the test's own. */
+    final Path base;
     final int shutdownPort;
     final int hybridPort;
     final int nioPort;
+    /** Free ports for two more connectors (AJP) that a test's own server.xml may use; the example does not. */
+    final int hybridAjpPort;
+    final int nioAjpPort;
     private Process process;
     private Thread killOnExit;
 
     TomcatDistribution(String version) throws IOException {
+        this(version, null);
+    }
+
+    /** @param base a separate {@code CATALINA_BASE} to create, or null to run in the distribution's own directory */
+    TomcatDistribution(String version, Path base) throws IOException {
         this.version = version;
         this.home = Path.of(System.getProperty("dist.dir"), "apache-tomcat-" + version);
         if (!Files.isDirectory(home.resolve("bin"))) {
             throw new IllegalStateException("distribution not unpacked at " + home);
         }
-        int[] ports = freePorts(3);
+        this.base = base == null ? home : base;
+        int[] ports = freePorts(5);
         this.shutdownPort = ports[0];
         this.hybridPort = ports[1];
         this.nioPort = ports[2];
+        this.hybridAjpPort = ports[3];
+        this.nioAjpPort = ports[4];
     }
 
     /** The connector's name as Tomcat logs it, e.g. {@code "http-hybrid-8080"}. */
@@ -68,6 +86,37 @@ final class TomcatDistribution {
         Files.copy(artifacts.resolve("samples.war"), home.resolve("webapps/samples.war"),
                 StandardCopyOption.REPLACE_EXISTING);
         Files.writeString(home.resolve("conf/server.xml"), serverXml());
+    }
+
+    /**
+     * Creates the separate {@code CATALINA_BASE} from clean: the distribution's {@code conf/} with the given server.xml,
+     * our jar in {@code lib/}, the samples WAR in {@code webapps/}, and for each of {@code homeWebapps} (e.g.
+     * {@code "examples"}) a context file that serves it from {@code CATALINA_HOME/webapps} without copying it.
+     */
+    void installBase(String serverXml, List<String> homeWebapps) throws IOException {
+        if (base.equals(home)) {
+            throw new IllegalStateException("installBase needs a CATALINA_BASE apart from " + home);
+        }
+        Path artifacts = Path.of(System.getProperty("artifacts.dir"));
+        deleteRecursively(base);
+        for (String dir : List.of("conf", "lib", "logs", "temp", "webapps", "work")) {
+            Files.createDirectories(base.resolve(dir));
+        }
+        try (Stream<Path> conf = Files.list(home.resolve("conf"))) {
+            for (Path file : (Iterable<Path>) conf.filter(Files::isRegularFile)::iterator) {
+                Files.copy(file, base.resolve("conf").resolve(file.getFileName()));
+            }
+        }
+        Files.writeString(base.resolve("conf/server.xml"), serverXml);
+        // CATALINA_BASE/lib comes first on Tomcat's common class path. The classes that run in CATALINA_HOME put
+        // the same file (artifacts/hybrid-connector.jar) into its lib/, so a second copy there changes nothing.
+        Files.copy(artifacts.resolve("hybrid-connector.jar"), base.resolve("lib/hybrid-connector.jar"));
+        Files.copy(artifacts.resolve("samples.war"), base.resolve("webapps/samples.war"));
+        Path contexts = Files.createDirectories(base.resolve("conf/Catalina/localhost"));
+        for (String webapp : homeWebapps) {
+            Files.writeString(contexts.resolve(webapp + ".xml"),
+                    "<Context docBase=\"" + home.resolve("webapps").resolve(webapp) + "\" />\n");
+        }
     }
 
     /** The shipped example for this Tomcat line, with its three fixed ports replaced by free ones. */
@@ -143,7 +192,7 @@ final class TomcatDistribution {
                 return false;
             }
             Process stop = catalina("stop").redirectErrorStream(true)
-                    .redirectOutput(home.resolve("logs/stop.out").toFile()).start();
+                    .redirectOutput(base.resolve("logs/stop.out").toFile()).start();
             if (!stop.waitFor(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 stop.destroyForcibly();
             }
@@ -179,19 +228,19 @@ final class TomcatDistribution {
 
     private ProcessBuilder catalina(String command) {
         ProcessBuilder pb = new ProcessBuilder("bash", home.resolve("bin/catalina.sh").toString(), command);
-        pb.directory(home.toFile());
+        pb.directory(base.toFile());
         // Only what this test chooses: nothing from the developer's or CI's environment reaches catalina.sh.
         pb.environment().keySet().removeIf(k -> k.startsWith("CATALINA_") || k.startsWith("JPDA_") ||
                 k.equals("JAVA_OPTS") || k.equals("JRE_HOME") || k.equals("LOGGING_CONFIG"));
         pb.environment().put("CATALINA_HOME", home.toString());
-        pb.environment().put("CATALINA_BASE", home.toString());
+        pb.environment().put("CATALINA_BASE", base.toString());
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
         pb.environment().put("JAVA_OPTS", "-Xmx256m -XX:TieredStopAtLevel=1");
         return pb;
     }
 
     Path catalinaOutFile() {
-        return home.resolve("logs/catalina.out");
+        return base.resolve("logs/catalina.out");
     }
 
     String catalinaOut() {
@@ -228,7 +277,7 @@ final class TomcatDistribution {
     }
 
     private static int[] freePorts(int count) throws IOException {
-        // Held open together so that the three are distinct; closed before Tomcat binds them.
+        // Held open together so that they are distinct; closed before Tomcat binds them.
         ServerSocket[] sockets = new ServerSocket[count];
         try {
             int[] ports = new int[count];
