@@ -24,7 +24,6 @@ public class HybridAjpProtocol extends AbstractAjpProtocol<SocketChannel> {
     private static final Log log = LogFactory.getLog(HybridAjpProtocol.class);
 
     private final HybridSettings settings;
-    private volatile BlockPredictingAdapter predictingAdapter;
 
     public HybridAjpProtocol() {
         super(new HybridEndpoint());
@@ -92,12 +91,7 @@ public class HybridAjpProtocol extends AbstractAjpProtocol<SocketChannel> {
 
     @Override
     protected Processor createProcessor() {
-        BlockPredictingAdapter a = predictingAdapter;
-        if (a == null) {
-            a = new BlockPredictingAdapter(getAdapter(), settings.endpoint().classifier());
-            predictingAdapter = a;
-        }
-        return new AjpProcessor(this, a);
+        return new AjpProcessor(this, settings.adapterFor(getAdapter()));
     }
 
     @Override

@@ -29,7 +29,6 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
 
     /** Attributes set in server.xml that this connector cannot honour, reported together at init. */
     private final HybridSettings settings;
-    private volatile BlockPredictingAdapter predictingAdapter;
 
     public HybridHttp11Protocol() {
         super(new HybridEndpoint());
@@ -232,12 +231,7 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
 
     @Override
     protected Processor createProcessor() {
-        BlockPredictingAdapter a = predictingAdapter;
-        if (a == null) {
-            a = new BlockPredictingAdapter(getAdapter(), endpoint().classifier());
-            predictingAdapter = a;
-        }
-        return new HybridHttp11Processor(this, a);
+        return new HybridHttp11Processor(this, settings.adapterFor(getAdapter()));
     }
 
     @Override

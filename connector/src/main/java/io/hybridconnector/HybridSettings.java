@@ -10,6 +10,7 @@ import io.hybridconnector.jmx.ConnectorStats;
 import io.hybridconnector.loop.ThreadModel;
 import io.hybridconnector.write.WriteStrategy;
 
+import org.apache.coyote.Adapter;
 import org.apache.coyote.RequestGroupInfo;
 import org.apache.juli.logging.Log;
 
@@ -24,6 +25,7 @@ final class HybridSettings {
     private final HybridEndpoint endpoint;
     private final List<String> errors = new ArrayList<>();
     private ConnectorStats stats;
+    private volatile BlockPredictingAdapter adapter;
 
     HybridSettings(String protocolName, HybridEndpoint endpoint) {
         this.protocolName = protocolName;
@@ -106,6 +108,16 @@ final class HybridSettings {
                     "request to another thread only when it blocks; remove the attribute and size the connector " +
                     "with threads=\"N\"");
         }
+    }
+
+    /** @return Catalina's adapter wrapped to learn which request classes block; one per connector */
+    BlockPredictingAdapter adapterFor(Adapter catalina) {
+        BlockPredictingAdapter a = adapter;
+        if (a == null) {
+            a = new BlockPredictingAdapter(catalina, endpoint.classifier());
+            adapter = a;
+        }
+        return a;
     }
 
     /** @throws IllegalArgumentException listing every attribute that was wrong, with what is accepted */
