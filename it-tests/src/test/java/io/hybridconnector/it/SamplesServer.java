@@ -49,10 +49,14 @@ final class SamplesServer implements AutoCloseable {
                 throw new IllegalArgumentException("connector " + which + " rejected " + p);
             }
         }
-        String model = System.getProperty("it.threadModel");
-        if (which == ConnectorUnderTest.HYBRID && model != null && !model.isEmpty()) {
-            // The same test bodies on every thread model of ours (surefire executions model-*).
-            connector.setProperty("threadModel", model);
+        if (which == ConnectorUnderTest.HYBRID) {
+            // The same test bodies on every thread model and write strategy of ours (surefire executions model-*).
+            for (String attribute : new String[] { "threadModel", "writeStrategy" }) {
+                String value = System.getProperty("it." + attribute);
+                if (value != null && !value.isEmpty()) {
+                    connector.setProperty(attribute, value);
+                }
+            }
         }
         tomcat.getService().addConnector(connector);
         tomcat.setConnector(connector);
