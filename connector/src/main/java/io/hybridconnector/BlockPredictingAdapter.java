@@ -56,10 +56,14 @@ final class BlockPredictingAdapter implements Adapter {
         boolean timed = (known != null && known.isSuspect()) || LoopThread.sampleThisRun(SAMPLE_EVERY);
         long wall0 = timed ? System.nanoTime() : 0;
         long running0 = timed ? ThreadTimes.notBlockedNanos() : 0;
+        long gc0 = timed ? ThreadTimes.gcMillis() : 0;
         try {
             delegate.service(req, res);
         } finally {
             boolean moved = !loop.inLoop();
+            if (!moved && timed && ThreadTimes.gcMillis() != gc0) {
+                return; // timed across a garbage collection: it waited for the collector, learn nothing
+            }
             boolean blocked = (moved && !loop.movedForComputing()) || (!moved && timed &&
                     waitedMostOfTheTime(System.nanoTime() - wall0, ThreadTimes.notBlockedNanos() - running0));
             RequestClass c = known;

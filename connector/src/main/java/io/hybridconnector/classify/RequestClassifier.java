@@ -37,7 +37,7 @@ public final class RequestClassifier {
     static final int PROBE_EVERY = 16;
 
     private final ConcurrentHashMap<String,RequestClass> classes = new ConcurrentHashMap<>();
-    /** Set once any class has blocked: until then the adapter does not even look requests up. */
+    /** Set once any request has blocked: until then the adapter does not even look requests up. */
     private volatile boolean anyBlocking;
     private final int capacity;
     private final LongAdder hits = new LongAdder();
@@ -70,7 +70,7 @@ public final class RequestClassifier {
         return request.method().toString() + ' ' + request.requestURI().toString();
     }
 
-    /** @return whether any request class has ever blocked (cheap; read on every request) */
+    /** @return whether any request has ever blocked on a loop (cheap; read on every request) */
     public boolean anyBlocking() {
         return anyBlocking;
     }
@@ -134,9 +134,11 @@ public final class RequestClassifier {
         public void ranOnLoop(boolean blocked) {
             int score = blockScore;
             int next = blocked ? Math.min(score + BLOCKED_WEIGHT, MAX_BLOCK_SCORE) : Math.max(score - 1, 0);
+            if (blocked) {
+                anyBlocking = true; // from now on requests are looked up, so that suspect classes are timed
+            }
             if ((score >= BLOCKING_SCORE) != (next >= BLOCKING_SCORE)) {
                 reclassifications.increment();
-                anyBlocking = true;
             }
             blockScore = next;
         }

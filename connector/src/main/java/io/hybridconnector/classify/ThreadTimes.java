@@ -1,11 +1,13 @@
 package io.hybridconnector.classify;
 
 import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.List;
 
 /**
  * How long the calling thread was <em>not</em> blocked: time on a CPU plus time waiting in the run queue for one.
@@ -17,6 +19,7 @@ public final class ThreadTimes {
 
     private static final Path SCHEDSTAT = Paths.get("/proc/thread-self/schedstat");
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final List<GarbageCollectorMXBean> GCS = ManagementFactory.getGarbageCollectorMXBeans();
     private static final boolean SCHEDSTAT_READABLE = readSchedstat() >= 0;
 
     private ThreadTimes() {
@@ -31,6 +34,18 @@ public final class ThreadTimes {
             }
         }
         return THREADS.getCurrentThreadCpuTime();
+    }
+
+    /**
+     * @return the JVM's accumulated garbage-collection time in milliseconds: a request timed across a collection
+     *         waited for the collector, not for something of its own, and tells nothing about its class
+     */
+    public static long gcMillis() {
+        long total = 0;
+        for (GarbageCollectorMXBean gc : GCS) {
+            total += Math.max(0, gc.getCollectionTime());
+        }
+        return total;
     }
 
     /** "<on-cpu ns> <run-queue ns> <slices>" */

@@ -49,7 +49,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     private static final Log log = LogFactory.getLog(HybridEndpoint.class);
 
     /** Default for {@code threads}: enough for requests that block on JDBC or remote calls; idle ones hold none. */
-    public static final int DEFAULT_THREADS = Math.max(64, 16 * Runtime.getRuntime().availableProcessors());
+    public static final int DEFAULT_THREADS = Math.max(200, 16 * Runtime.getRuntime().availableProcessors());
 
     /** Per connection: a 100 KB response's rest after a 16 KB send buffer fits with room to spare. */
     public static final int DEFAULT_WRITE_BEHIND_LIMIT = 256 * 1024;
