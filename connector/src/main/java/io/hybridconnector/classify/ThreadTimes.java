@@ -11,29 +11,36 @@ import java.util.List;
 
 /**
  * How long the calling thread was <em>not</em> blocked: time on a CPU plus time waiting in the run queue for one.
- * Subtracted from the wall time of a request it leaves the time the request waited (sleep, lock, JDBC). On Linux
- * the kernel keeps both ({@code /proc/thread-self/schedstat}); elsewhere only CPU time is known, and a thread that
- * waited for a busy CPU looks blocked.
+ * Subtracted from the wall time of a request it leaves the time the request waited (sleep, lock, JDBC).
+ * <p>
+ * The two parts come from different clocks on purpose. CPU time comes from the thread's CPU clock
+ * ({@code clock_gettime(CLOCK_THREAD_CPUTIME_ID)}), which the kernel brings up to date when it is read. The
+ * run-queue time comes from {@code /proc/thread-self/schedstat}, whose second field the kernel adds to each time the
+ * thread is switched in, so it is exact for every wait that has ended, and a thread that reads it is running. The
+ * first field of that file (CPU time) is not used: it only moves at scheduler ticks and switches, so a 1 ms request
+ * that ran without either would read as 0 ns of CPU and look blocked for all of its wall time. Without /proc only CPU
+ * time is known, and a thread that waited for a busy CPU looks blocked.
  */
 public final class ThreadTimes {
 
     private static final Path SCHEDSTAT = Paths.get("/proc/thread-self/schedstat");
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final List<GarbageCollectorMXBean> GCS = ManagementFactory.getGarbageCollectorMXBeans();
-    private static final boolean SCHEDSTAT_READABLE = readSchedstat() >= 0;
+    private static final boolean SCHEDSTAT_READABLE = readRunQueueNanos() >= 0;
 
     private ThreadTimes() {
     }
 
     /** @return on-CPU plus run-queue nanoseconds of the calling thread since it started */
     public static long notBlockedNanos() {
+        long cpu = THREADS.getCurrentThreadCpuTime();
         if (SCHEDSTAT_READABLE) {
-            long n = readSchedstat();
-            if (n >= 0) {
-                return n;
+            long queue = readRunQueueNanos();
+            if (queue >= 0) {
+                return cpu + queue;
             }
         }
-        return THREADS.getCurrentThreadCpuTime();
+        return cpu;
     }
 
     /**
@@ -48,20 +55,22 @@ public final class ThreadTimes {
         return total;
     }
 
-    /** "<on-cpu ns> <run-queue ns> <slices>" */
-    private static long readSchedstat() {
+    /** The second field of "&lt;on-cpu ns&gt; &lt;run-queue ns&gt; &lt;slices&gt;", or -1. */
+    private static long readRunQueueNanos() {
         try {
             byte[] b = Files.readAllBytes(SCHEDSTAT);
-            long cpu = 0;
-            long queue = 0;
             int i = 0;
-            for (; i < b.length && b[i] != ' '; i++) {
-                cpu = cpu * 10 + (b[i] - '0');
+            while (i < b.length && b[i] != ' ') {
+                i++;
             }
-            for (i++; i < b.length && b[i] != ' '; i++) {
+            if (i >= b.length) {
+                return -1;
+            }
+            long queue = 0;
+            for (i++; i < b.length && b[i] >= '0' && b[i] <= '9'; i++) {
                 queue = queue * 10 + (b[i] - '0');
             }
-            return cpu + queue;
+            return queue;
         } catch (IOException | RuntimeException e) {
             return -1;
         }
