@@ -100,7 +100,7 @@ final class Plan {
             }
         }
         phases.add(new Phase("loopback", false, all, loop, full ? 3 : 1, ms(full ? 400 : 300), ms(full ? 1200 : 800),
-                ms(full ? 5000 : 2000), true));
+                ms(full ? 5000 : 1000), true));
 
         // Phase 2, write-spin without netem: server namespace with a 16 KB send buffer, client namespace with a small
         // (4 KB) or default receive buffer over veth.
@@ -142,7 +142,7 @@ final class Plan {
         // many seconds. Measured on one Tomcat: ours at 100 KB / default window cost 2,387 us/req in the first 2 s of
         // load, 1,117-1,255 in the next 6 s (C2 compiling on the server's core) and 540-553 once compiled.
         phases.add(new Phase("netns", true, all, ns, full ? 3 : 1, ms(400), ms(full ? 1200 : 1000),
-                ms(full ? 12000 : 6000), true));
+                ms(full ? 12000 : 4000), true));
 
         // Phase 3, seeds/004 Fig 5: clients that think (exponential, mean 200 ms) and hold two connections each; ours
         // at 16..2048 threads against the thread-per-connection model's grid of threads x keepAliveTimeout.
