@@ -4,20 +4,27 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * CPU time and context switches of one process, and context switches of the whole machine, read from Linux's
- * /proc (the counters collectl and sar report). Thread counters are summed over the threads alive at the time of
- * the sample, so a thread that exits between two samples takes its switches with it; Tomcat's threads live as
- * long as the server, so this does not matter here. Elsewhere than Linux every value is -1. Any thread.
+ * /proc (the counters collectl and sar report). Context switches are kept per thread and differenced per thread:
+ * a thread that starts between two samples counts from zero, one that exits takes only the switches it made after
+ * the first sample with it (the hybrid connector's pool lets idle threads go, so a plain sum over the threads alive
+ * at each sample could even come out negative). Elsewhere than Linux every value is -1. Any thread.
  */
 final class ProcessMeter {
 
     /** Linux's USER_HZ: the unit of utime/stime in /proc/[pid]/stat, 100 on every mainstream kernel. */
     private static final double TICKS_PER_SECOND = 100;
 
-    /** One reading. */
-    record Sample(long nanos, double cpuSeconds, long contextSwitches, long machineContextSwitches) {
+    /**
+     * One reading.
+     *
+     * @param threadSwitches voluntary plus involuntary switches by "pid/tid", or {@code null} when unreadable
+     */
+    record Sample(long nanos, double cpuSeconds, Map<String, Long> threadSwitches, long machineContextSwitches) {
     }
 
     /** Differences between two readings, per second of wall time. */
@@ -31,7 +38,9 @@ final class ProcessMeter {
     }
 
     Sample sample() {
-        return new Sample(System.nanoTime(), cpuSeconds(), threadSwitches(), machineSwitches());
+        Map<String, Long> switches = new HashMap<>();
+        return new Sample(System.nanoTime(), cpuSeconds(), addThreadSwitches(switches) ? switches : null,
+                machineSwitches());
     }
 
     /**
@@ -40,16 +49,14 @@ final class ProcessMeter {
      */
     static Sample sum(java.util.Collection<Long> pids) {
         double cpu = 0;
-        long switches = 0;
+        Map<String, Long> switches = new HashMap<>();
         for (long pid : pids) {
             ProcessMeter m = new ProcessMeter(pid);
             double c = m.cpuSeconds();
-            long s = m.threadSwitches();
-            if (c < 0 || s < 0) {
-                return new Sample(System.nanoTime(), -1, -1, -1);
+            if (c < 0 || !m.addThreadSwitches(switches)) {
+                return new Sample(System.nanoTime(), -1, null, -1);
             }
             cpu += c;
-            switches += s;
         }
         return new Sample(System.nanoTime(), cpu, switches, machineSwitches());
     }
@@ -60,8 +67,20 @@ final class ProcessMeter {
             return new Rates(-1, -1, -1);
         }
         return new Rates(100 * (b.cpuSeconds() - a.cpuSeconds()) / seconds,
-                (b.contextSwitches() - a.contextSwitches()) / seconds,
+                switchesBetween(a.threadSwitches(), b.threadSwitches()) / seconds,
                 (b.machineContextSwitches() - a.machineContextSwitches()) / seconds);
+    }
+
+    /** Switches made between two samples by the threads alive at the second one; -1 when either is unreadable. */
+    static long switchesBetween(Map<String, Long> a, Map<String, Long> b) {
+        if (a == null || b == null) {
+            return -1;
+        }
+        long total = 0;
+        for (Map.Entry<String, Long> e : b.entrySet()) {
+            total += e.getValue() - a.getOrDefault(e.getKey(), 0L);
+        }
+        return total;
     }
 
     private double cpuSeconds() {
@@ -75,24 +94,26 @@ final class ProcessMeter {
         }
     }
 
-    private long threadSwitches() {
-        long total = 0;
+    /** Adds this process's threads' switches to {@code into}, keyed "pid/tid"; {@code false} if /proc is unreadable. */
+    private boolean addThreadSwitches(Map<String, Long> into) {
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/" + pid + "/task"))) {
             for (Path task : tasks) {
+                long switches = 0;
                 try {
                     for (String line : Files.readAllLines(task.resolve("status"))) {
                         if (line.startsWith("voluntary_ctxt_switches") || line.startsWith("nonvoluntary_ctxt_switches")) {
-                            total += Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+                            switches += Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
                         }
                     }
                 } catch (IOException | RuntimeException e) {
-                    // the thread exited while we read
+                    continue; // the thread exited while we read
                 }
+                into.put(pid + "/" + task.getFileName(), switches);
             }
         } catch (IOException e) {
-            return -1;
+            return false;
         }
-        return total;
+        return true;
     }
 
     private static long machineSwitches() {
