@@ -103,6 +103,7 @@ public final class Fig3Run implements Callable<Integer> {
                     LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
         Files.createDirectories(out);
+        Report.clearPointFiles(out).forEach(f -> System.out.println("Deleted " + f + " (left by an earlier sweep)"));
         int cpus = Runtime.getRuntime().availableProcessors();
         String pin = pinning();
         DataSpec spec = DataSpec.ofScale(scale);

@@ -3,10 +3,13 @@ package io.hybridconnector.rubbos.runner;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import io.hybridconnector.rubbos.client.stats.ResultFiles;
 import io.hybridconnector.rubbos.client.stats.RunResult;
@@ -27,7 +30,43 @@ final class Report {
             Map.entry(State.Search, 3.7), Map.entry(State.SearchInStories, 3.8),
             Map.entry(State.SearchInComments, 2.8), Map.entry(State.SearchInUsers, 0.7)));
 
+    /**
+     * The read/write mix the original's tables produce with 90% user and 10% author sessions (FACTS.md 3.8,
+     * percent of page requests): the six writes and the five biggest reads, the interactions FACTS.md lists.
+     */
+    private static final Map<State, Double> READ_WRITE_MIX = new EnumMap<>(Map.ofEntries(
+            Map.entry(State.StoreComment, 7.1), Map.entry(State.StoreStory, 2.6),
+            Map.entry(State.RegisterUser, 1.3), Map.entry(State.StoreModerateLog, 0.6),
+            Map.entry(State.AcceptStory, 0.4), Map.entry(State.RejectStory, 0.2),
+            Map.entry(State.ViewStory, 17.4), Map.entry(State.StoriesOfTheDay, 17.2),
+            Map.entry(State.ViewComment, 12.8), Map.entry(State.PostComment, 7.2), Map.entry(State.Browse, 5.6)));
+
+    /** Percentage points the measured mix may differ from FACTS.md 3.8 by (issue 5). */
+    static final double MIX_TOLERANCE = 2.0;
+
+    /** A per-point CSV: {@code <connector>-<users>users.csv}. */
+    private static final Pattern POINT_CSV = Pattern.compile("[a-z]+-\\d+users\\.csv");
+
     private Report() {
+    }
+
+    /**
+     * Deletes the per-point CSVs a previous sweep left in {@code dir}, so that a directory reused with other
+     * points (or another mix) holds only this sweep's: a stale {@code <connector>-<users>users.csv} looks like
+     * one of ours and is pooled by anyone who reads them all. @return the files deleted
+     */
+    static List<Path> clearPointFiles(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        List<Path> stale;
+        try (Stream<Path> files = Files.list(dir)) {
+            stale = files.filter(f -> POINT_CSV.matcher(f.getFileName().toString()).matches()).sorted().toList();
+        }
+        for (Path f : stale) {
+            Files.delete(f);
+        }
+        return stale;
     }
 
     static void writePoint(SweepPoint p, Path dir) throws IOException {
@@ -61,9 +100,8 @@ final class Report {
         md.append(table(points));
         md.append("\nPlots: `fig3-throughput.png`, `fig3-response-time.png`, `context-switches.png`; "
                 + "raw numbers: `summary.csv`, per state: `<connector>-<users>users.csv`.\n");
-        if (mix == Mix.BROWSE_ONLY) {
-            md.append("\n## Interaction mix against the original's tables (FACTS.md 3.8)\n\n").append(mixCheck(points));
-        }
+        md.append("\n## Interaction mix against the original's tables (FACTS.md 3.8, ").append(mix.label())
+          .append(")\n\n").append(mixCheck(points, mix));
         for (ConnectorChoice c : ConnectorChoice.values()) {
             points.stream().filter(p -> p.connector() == c).reduce((a, b) -> b).ifPresent(last ->
                     md.append("\n## Per interaction, ").append(c.label()).append(" at ").append(last.users())
@@ -110,10 +148,22 @@ final class Report {
         return r == null ? -1 : r.cpuPercent();
     }
 
-    private static String mixCheck(List<SweepPoint> points) {
+    /** @return percent of page requests FACTS.md 3.8 gives for {@code mix}, by interaction */
+    static Map<State, Double> expectedMix(Mix mix) {
+        return mix == Mix.BROWSE_ONLY ? BROWSE_ONLY_MIX : READ_WRITE_MIX;
+    }
+
+    /**
+     * The measured mix of all points together against FACTS.md 3.8: percent of page requests, where a Back counts
+     * as a request of the page it re-requests (the row of that interaction holds it) and the BACK and END rows do
+     * not count, as in FACTS.md's derivation.
+     */
+    static String mixCheck(List<SweepPoint> points, Mix mix) {
         long[] counts = new long[State.values().length];
         long total = 0;
+        long noLinks = 0;
         for (SweepPoint p : points) {
+            noLinks += p.result().noLinks();
             for (RunResult.Row row : p.result().rows()) {
                 if (row.state().isInteraction()) {
                     counts[row.state().ordinal()] += row.count() + row.errors();
@@ -121,13 +171,21 @@ final class Report {
                 }
             }
         }
-        StringBuilder md = new StringBuilder("All points of the sweep together, " + total + " interactions.\n\n"
+        StringBuilder md = new StringBuilder("All points of the sweep together, " + total + " interactions (Back "
+                + "re-requests counted as the page they request; " + noLinks + " transitions found no link to follow "
+                + "and went back instead).\n\n"
                 + "| Interaction | Expected % | Measured % | Difference |\n|---|---:|---:|---:|\n");
-        for (Map.Entry<State, Double> e : BROWSE_ONLY_MIX.entrySet()) {
+        List<String> off = new ArrayList<>();
+        for (Map.Entry<State, Double> e : expectedMix(mix).entrySet()) {
             double measured = total == 0 ? 0 : 100.0 * counts[e.getKey().ordinal()] / total;
             md.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %+.1f |%n", e.getKey(), e.getValue(), measured,
                     measured - e.getValue()));
+            if (Math.abs(measured - e.getValue()) > MIX_TOLERANCE) {
+                off.add(e.getKey().name());
+            }
         }
+        md.append(off.isEmpty() ? "\nEvery interaction within " + MIX_TOLERANCE + " points.\n"
+                : "\nMore than " + MIX_TOLERANCE + " points off: " + String.join(", ", off) + ".\n");
         return md.toString();
     }
 }

@@ -146,6 +146,7 @@ public final class ThreeTierRun implements Callable<Integer> {
         }
         MariaDb.ensureRunning();
         Files.createDirectories(out);
+        Report.clearPointFiles(out).forEach(f -> System.out.println("Deleted " + f + " (left by an earlier sweep)"));
         JdbcSettings jdbc = JdbcSettings.mariadb();
         DataSpec spec = DataSpec.ofScale(scale);
         if (!load.equals("never")) {
