@@ -40,6 +40,29 @@ public final class ClientEmulator {
     }
 
     /**
+     * Which users run author sessions: exactly {@code round(users * share)} of them, chosen at random (FACTS.md
+     * 3.1: a random 10% of the threads; 3.8's mix assumes 10%). A coin per user would make the share itself random:
+     * with the runner's seed it gave 13 authors of 200 users and 22 of 300, and the author-only interactions
+     * (moderation, review, accept/reject) half as frequent as FACTS.md 3.8.
+     */
+    static boolean[] authors(int users, double share, Random random) {
+        boolean[] author = new boolean[users];
+        int[] order = new int[users];
+        for (int i = 0; i < users; i++) {
+            order[i] = i;
+        }
+        int count = (int) Math.round(users * share);
+        for (int i = 0; i < count; i++) {
+            int j = i + random.nextInt(users - i);
+            int picked = order[j];
+            order[j] = order[i];
+            order[i] = picked;
+            author[picked] = true;
+        }
+        return author;
+    }
+
+    /**
      * @param onPhase called on the calling thread as each phase starts (null = the run is over), so that a caller
      *                can sample server-side counters over exactly the measured phase
      */
@@ -57,9 +80,10 @@ public final class ClientEmulator {
         // Users start spread over the first half of the up ramp rather than all at once, so the ramp measures a
         // warming server, not one burst of N simultaneous home-page requests.
         long spreadMillis = config.upRamp().toMillis() / 2;
+        boolean[] authors = authors(config.users(), config.authorShare(), seeds);
         for (int i = 0; i < config.users(); i++) {
             Random random = new Random(config.seed() + i);
-            boolean author = seeds.nextDouble() < config.authorShare();
+            boolean author = authors[i];
             BrowserConnection connection = new BrowserConnection(config.host(), config.port(), 10_000, 60_000);
             connections.add(connection);
             UserSession session = new UserSession(connection, author ? authorTable : userTable,
