@@ -136,9 +136,62 @@ abstract class DistributionTestBase {
         assertTrue(java.util.regex.Pattern.compile("Year: is\\s+\\d{4}").matcher(date.body()).find(), date.body());
     }
 
+    /** Tomcat's async examples: the request leaves the container thread and completes from another one. */
+    @Test
+    @Order(7)
+    void examplesAsyncAndNonBlockingAnswer() throws Exception {
+        HttpResponse<String> async0 = get(ours("/examples/async/async0"));
+        assertEquals(200, async0.statusCode());
+        assertTrue(async0.body().startsWith("Async dispatch worked: "), async0.body());
+        HttpResponse<String> async2 = get(ours("/examples/async/async2"));
+        assertEquals(200, async2.statusCode());
+        assertTrue(async2.body().contains("Output from background thread"), async2.body());
+
+        // Servlet 3.1 non-blocking read: a ReadListener counts the bytes of the body
+        byte[] body = new byte[300_000];
+        java.util.Arrays.fill(body, (byte) 'x');
+        HttpResponse<String> count = http.send(HttpRequest.newBuilder(ours("/examples/servlets/nonblocking/bytecounter"))
+                .timeout(Duration.ofSeconds(20)).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, count.statusCode());
+        assertTrue(count.body().contains("Total bytes written = [300000]"), count.body());
+    }
+
+    /** The manager webapp lists and reloads applications through our connector (its text interface, basic auth). */
+    @Test
+    @Order(8)
+    void managerListsAndReloadsApplications() throws Exception {
+        String auth = "Basic " + java.util.Base64.getEncoder().encodeToString(
+                (TomcatDistribution.MANAGER_USER + ":" + TomcatDistribution.MANAGER_PASSWORD).getBytes());
+        HttpResponse<String> denied = get(ours("/manager/text/list"));
+        assertEquals(401, denied.statusCode());
+        HttpResponse<String> list = http.send(HttpRequest.newBuilder(ours("/manager/text/list"))
+                .timeout(Duration.ofSeconds(20)).header("Authorization", auth).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, list.statusCode());
+        assertTrue(list.body().startsWith("OK - Listed applications"), list.body());
+        assertTrue(list.body().contains("/samples:running"), list.body());
+        HttpResponse<String> reload = http.send(HttpRequest.newBuilder(ours("/manager/text/reload?path=/examples"))
+                .timeout(Duration.ofSeconds(60)).header("Authorization", auth).build(), HttpResponse.BodyHandlers.ofString());
+        assertTrue(reload.body().startsWith("OK - Reloaded application at context path [/examples]"), reload.body());
+        assertEquals(200, get(ours("/examples/servlets/servlet/HelloWorldExample")).statusCode());
+    }
+
+    /** The docs webapp: static pages of all sizes (large ones leave by sendfile). */
+    @Test
+    @Order(9)
+    void docsPagesAnswer() throws Exception {
+        HttpResponse<String> index = get(ours("/docs/index.html"));
+        assertEquals(200, index.statusCode());
+        assertTrue(index.body().contains("Documentation Index"), index.body().substring(0, 200));
+        HttpResponse<String> changelog = get(ours("/docs/changelog.html"));
+        assertEquals(200, changelog.statusCode());
+        long length = java.nio.file.Files.size(tomcat.home.resolve("webapps/docs/changelog.html"));
+        assertEquals(length, changelog.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+    }
+
     /** The example server.xml keeps stock NIO on a second port: the same WAR answers there too. */
     @Test
-    @Order(6)
+    @Order(10)
     void stockNioBesideOursServesTheSameWar() throws Exception {
         HttpResponse<String> r = get(URI.create("http://127.0.0.1:" + tomcat.nioPort + "/samples/size?kb=10"));
         assertEquals(200, r.statusCode());

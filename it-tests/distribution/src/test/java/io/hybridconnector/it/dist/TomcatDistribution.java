@@ -86,7 +86,18 @@ final class TomcatDistribution {
         Files.copy(artifacts.resolve("samples.war"), home.resolve("webapps/samples.war"),
                 StandardCopyOption.REPLACE_EXISTING);
         Files.writeString(home.resolve("conf/server.xml"), serverXml());
+        // The manager webapp answers only users with its roles; the shipped tomcat-users.xml has none.
+        Files.writeString(home.resolve("conf/tomcat-users.xml"), """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <tomcat-users xmlns="http://tomcat.apache.org/xml" version="1.0">
+                  <role rolename="manager-script"/>
+                  <user username="%s" password="%s" roles="manager-script"/>
+                </tomcat-users>
+                """.formatted(MANAGER_USER, MANAGER_PASSWORD));
     }
+
+    static final String MANAGER_USER = "it-manager";
+    static final String MANAGER_PASSWORD = "it-manager-secret";
 
     /**
      * Creates the separate {@code CATALINA_BASE} from clean: the distribution's {@code conf/} with the given server.xml,
