@@ -81,11 +81,19 @@ public final class WriteBehindBuffer {
      * TLS layer, which sends the records it still holds before it encrypts more; with no plaintext left here, only
      * those records are sent.
      *
-     * @return the bytes the kernel took (plaintext consumed; under TLS with no plaintext left, encrypted bytes)
+     * @return the bytes the kernel took (plaintext consumed; encrypted bytes when only held records were sent)
      */
     public int writeTo(GatheringByteChannel channel) throws IOException {
+        if (lower != null && lower.hasPendingOutput()) {
+            // Encrypted records first. Progress on them is progress (the write deadline), even if they do not all go.
+            int n = lower.flushPendingOutput();
+            counters.wrote(n);
+            if (buf == null || lower.hasPendingOutput()) {
+                return n;
+            }
+        }
         if (buf == null) {
-            return lower == null ? 0 : lower.flushPendingOutput();
+            return 0;
         }
         int n = buf.readBytes(channel, buf.readableBytes());
         counters.wrote(n);

@@ -7,6 +7,7 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import org.apache.catalina.Host;
 import org.apache.catalina.connector.Connector;
@@ -33,6 +34,12 @@ final class SamplesServer implements AutoCloseable {
      *                   they override them; an attribute the connector does not know fails the start
      */
     SamplesServer(ConnectorUnderTest which, Map<String,String> properties) throws Exception {
+        this(which, properties, connector -> { });
+    }
+
+    /** @param customize applied to the connector before the start (TLS host configurations, upgrade protocols) */
+    SamplesServer(ConnectorUnderTest which, Map<String,String> properties, Consumer<Connector> customize)
+            throws Exception {
         String war = System.getProperty("samples.war");
         if (war == null || !new File(war).isFile()) {
             throw new IllegalStateException("System property samples.war must point at samples.war, got " + war);
@@ -58,6 +65,7 @@ final class SamplesServer implements AutoCloseable {
                 }
             }
         }
+        customize.accept(connector);
         tomcat.getService().addConnector(connector);
         tomcat.setConnector(connector);
         Host host = tomcat.getHost();
