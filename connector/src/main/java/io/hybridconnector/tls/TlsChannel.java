@@ -56,6 +56,7 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
     private static final int RECORD = 16 * 1024 + 325;
 
     private final SocketChannel socket;
+    private final ByteBuffer[] one = new ByteBuffer[1];
     private final EngineFactory factory;
     private final int sniParseLimit;
 
@@ -429,7 +430,12 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
 
     @Override
     public int write(ByteBuffer src) throws IOException {
-        return (int) write(new ByteBuffer[] { src }, 0, 1);
+        one[0] = src;
+        try {
+            return (int) write(one, 0, 1);
+        } finally {
+            one[0] = null;
+        }
     }
 
     @Override

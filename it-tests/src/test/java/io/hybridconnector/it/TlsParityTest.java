@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -15,27 +14,18 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 
 import org.apache.coyote.http2.Http2Protocol;
 import org.apache.tomcat.util.net.SSLHostConfig;
-import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,7 +39,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class TlsParityTest {
 
-    private static final String PASSWORD = "changeit";
+    private static final String PASSWORD = TlsSupport.PASSWORD;
 
     @TempDir
     static Path dir;
@@ -57,22 +47,17 @@ class TlsParityTest {
     static Path bKeystore;
     static Path clientKeystore;
     static Path clientTruststore;
-    static List<X509Certificate> serverCertificates = new ArrayList<>();
+    static List<X509Certificate> serverCertificates = new java.util.ArrayList<>();
 
     @BeforeAll
     static void makeKeys() throws Exception {
-        aKeystore = keystore("a", "CN=a.test", "SAN=dns:a.test,dns:localhost,ip:127.0.0.1");
-        bKeystore = keystore("b", "CN=b.test", "SAN=dns:b.test");
-        clientKeystore = keystore("client", "CN=client", "SAN=ip:127.0.0.1");
-        serverCertificates.add(certificate(aKeystore));
-        serverCertificates.add(certificate(bKeystore));
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        trust.setCertificateEntry("client", certificate(clientKeystore));
-        clientTruststore = dir.resolve("client-trust.p12");
-        try (OutputStream out = Files.newOutputStream(clientTruststore)) {
-            trust.store(out, PASSWORD.toCharArray());
-        }
+        aKeystore = TlsSupport.keystore(dir, "a", "CN=a.test", "SAN=dns:a.test,dns:localhost,ip:127.0.0.1");
+        bKeystore = TlsSupport.keystore(dir, "b", "CN=b.test", "SAN=dns:b.test");
+        clientKeystore = TlsSupport.keystore(dir, "client", "CN=client", "SAN=ip:127.0.0.1");
+        serverCertificates.add(TlsSupport.certificate(aKeystore));
+        serverCertificates.add(TlsSupport.certificate(bKeystore));
+        clientTruststore = TlsSupport.truststore(dir.resolve("client-trust.p12"),
+                TlsSupport.certificate(clientKeystore));
     }
 
     @ParameterizedTest
@@ -174,77 +159,18 @@ class TlsParityTest {
     }
 
     static SSLHostConfig host(String name, Path keystore) {
-        SSLHostConfig host = new SSLHostConfig();
-        host.setHostName(name);
-        SSLHostConfigCertificate certificate =
-                new SSLHostConfigCertificate(host, SSLHostConfigCertificate.Type.UNDEFINED);
-        certificate.setCertificateKeystoreFile(keystore.toString());
-        certificate.setCertificateKeystorePassword(PASSWORD);
-        certificate.setCertificateKeystoreType("PKCS12");
-        host.addCertificate(certificate);
-        return host;
+        return TlsSupport.host(name, keystore);
     }
 
     static SSLSocket connect(int port, SSLContext ctx, String sni) throws IOException {
-        SSLSocket s = (SSLSocket) ctx.getSocketFactory().createSocket();
-        s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-        s.setSoTimeout(30000);
-        if (sni != null) {
-            SSLParameters p = s.getSSLParameters();
-            p.setServerNames(List.of(new SNIHostName(sni)));
-            s.setSSLParameters(p);
-        }
-        s.startHandshake();
-        return s;
+        return TlsSupport.connect(port, ctx, sni, 30000);
+    }
+
+    static SSLContext clientContext(Path clientKeys) throws Exception {
+        return TlsSupport.clientContext(serverCertificates, clientKeys);
     }
 
     static String subject(SSLSocket s) throws IOException {
         return ((X509Certificate) s.getSession().getPeerCertificates()[0]).getSubjectX500Principal().getName();
-    }
-
-    static SSLContext clientContext(Path clientKeys) throws Exception {
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        for (int i = 0; i < serverCertificates.size(); i++) {
-            trust.setCertificateEntry("server" + i, serverCertificates.get(i));
-        }
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(trust);
-        KeyManagerFactory kmf = null;
-        if (clientKeys != null) {
-            kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            kmf.init(load(clientKeys), PASSWORD.toCharArray());
-        }
-        SSLContext ctx = SSLContext.getInstance("TLS");
-        ctx.init(kmf == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);
-        return ctx;
-    }
-
-    static Path keystore(String name, String dname, String san) throws Exception {
-        Path file = dir.resolve(name + ".p12");
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(), "-genkeypair", "-alias", name,
-                "-keyalg", "EC", "-groupname", "secp256r1", "-sigalg", "SHA256withECDSA", "-dname", dname, "-ext", san,
-                "-validity", "30", "-keystore", file.toString(), "-storetype", "PKCS12", "-storepass", PASSWORD,
-                "-keypass", PASSWORD));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        byte[] output = p.getInputStream().readAllBytes();
-        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IOException("keytool failed: " + new String(output, StandardCharsets.UTF_8));
-        }
-        return file;
-    }
-
-    static KeyStore load(Path file) throws Exception {
-        KeyStore ks = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(file)) {
-            ks.load(in, PASSWORD.toCharArray());
-        }
-        return ks;
-    }
-
-    static X509Certificate certificate(Path file) throws Exception {
-        KeyStore ks = load(file);
-        return (X509Certificate) ks.getCertificate(ks.aliases().nextElement());
     }
 }
