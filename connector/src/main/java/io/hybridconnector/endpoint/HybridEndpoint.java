@@ -31,6 +31,7 @@ import io.hybridconnector.loop.LoopThreadPool;
 import io.hybridconnector.loop.StallDetector;
 import io.hybridconnector.loop.ThreadModel;
 import io.hybridconnector.classify.RequestClassifier;
+import io.hybridconnector.tls.TlsBufferPool;
 import io.hybridconnector.tls.TlsChannel;
 import io.hybridconnector.write.WriteBehindMemory;
 import io.hybridconnector.write.WriteCounters;
@@ -112,6 +113,8 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
      */
     private final Map<SSLHostConfigCertificate,SSLContext> generatedContexts =
             Collections.synchronizedMap(new WeakHashMap<>());
+    /** Record buffers of TLS connections that have bytes in flight; idle ones give theirs back. */
+    private final TlsBufferPool tlsBuffers = new TlsBufferPool(4096);
 
     private int loopCount = Runtime.getRuntime().availableProcessors();
     private long blockedHandOffMillis = 5;
@@ -382,6 +385,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         }
         super.setExecutor(null);
         bufferPool.clear();
+        tlsBuffers.clear();
     }
 
     @Override
@@ -529,7 +533,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
 
     /** A connection's TLS layer; its engine is created from the client's hello. */
     TlsChannel newTlsChannel(SocketChannel socket) {
-        return new TlsChannel(socket, this::createEngine, sniParseLimit);
+        return new TlsChannel(socket, this::createEngine, tlsBuffers, sniParseLimit);
     }
 
     /**

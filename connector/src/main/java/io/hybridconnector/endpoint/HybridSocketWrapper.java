@@ -462,6 +462,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
                     return;
                 }
                 idle = socketBufferHandler == NO_BUFFERS;
+                if (idle && tls != null) {
+                    tls.releaseBuffers();
+                }
                 setInterest(ops);
             }
         } catch (IOException e) {
@@ -621,6 +624,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             endpoint.returnBuffers(socketBufferHandler);
             socketBufferHandler = NO_BUFFERS;
             idle = !bytesBehind;
+            if (tls != null) {
+                tls.releaseBuffers(); // those that hold nothing: an idle TLS connection holds no buffers either
+            }
         }
         if (bytesBehind) {
             wrote(); // the write deadline for the bytes left behind starts now

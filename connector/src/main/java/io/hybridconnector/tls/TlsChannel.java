@@ -52,20 +52,22 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
     }
 
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+    private static final ByteBuffer NONE = TlsBufferPool.NONE;
     /** Room for one TLS record and its header: enough to read a ClientHello of usual size. */
-    private static final int RECORD = 16 * 1024 + 325;
+    private static final int RECORD = TlsBufferPool.BUFFER_SIZE;
 
     private final SocketChannel socket;
     private final ByteBuffer[] one = new ByteBuffer[1];
     private final EngineFactory factory;
+    private final TlsBufferPool pool;
     private final int sniParseLimit;
 
     private SSLEngine engine;
-    /** Received ciphertext not unwrapped yet; read mode (position..limit). */
+    /** Received ciphertext not unwrapped yet; read mode (position..limit). {@code NONE} while idle. */
     private ByteBuffer netIn;
-    /** Encrypted bytes not taken by the kernel yet; read mode. */
+    /** Encrypted bytes not taken by the kernel yet; read mode. {@code NONE} while idle. */
     private ByteBuffer netOut;
-    /** Decrypted bytes the caller's buffer could not take; read mode. */
+    /** Decrypted bytes the caller's buffer could not take; read mode. {@code NONE} while idle. */
     private ByteBuffer appIn;
     private String sniHostName;
     private List<String> clientProtocols = Collections.emptyList();
@@ -79,15 +81,44 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
     private int appSize = RECORD;
     private int packetSize = RECORD;
 
-    public TlsChannel(SocketChannel socket, EngineFactory factory, int sniParseLimit) {
+    public TlsChannel(SocketChannel socket, EngineFactory factory, TlsBufferPool pool, int sniParseLimit) {
         this.socket = socket;
         this.factory = factory;
+        this.pool = pool;
         this.sniParseLimit = sniParseLimit;
-        this.netIn = ByteBuffer.allocate(RECORD);
-        this.netIn.flip();
-        this.netOut = ByteBuffer.allocate(RECORD);
-        this.netOut.flip();
-        this.appIn = ByteBuffer.allocate(0);
+        this.netIn = NONE;
+        this.netOut = NONE;
+        this.appIn = NONE;
+    }
+
+    /** @return a pooled buffer (or a larger one), empty, in read mode */
+    private ByteBuffer fromPool(int atLeast) {
+        ByteBuffer b = pool.take();
+        if (b.capacity() < atLeast) {
+            pool.give(b);
+            b = ByteBuffer.allocate(atLeast);
+            b.flip();
+        }
+        return b;
+    }
+
+    /**
+     * Gives the buffers that hold nothing back to the pool: called when the connection goes idle between requests,
+     * so that an idle TLS connection holds none. They are taken again at the next read or write.
+     */
+    public void releaseBuffers() {
+        if (netIn != NONE && !netIn.hasRemaining()) {
+            pool.give(netIn);
+            netIn = NONE;
+        }
+        if (appIn != NONE && !appIn.hasRemaining()) {
+            pool.give(appIn);
+            appIn = NONE;
+        }
+        if (netOut != NONE && !netOut.hasRemaining()) {
+            pool.give(netOut);
+            netOut = NONE;
+        }
     }
 
     public SSLEngine engine() {
@@ -207,6 +238,9 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
 
     /** Reads until the ClientHello can be parsed, then creates the engine. @return 0 or OP_READ */
     private int readClientHello() throws IOException {
+        if (netIn == NONE) {
+            netIn = fromPool(RECORD);
+        }
         netIn.compact(); // write mode, as the extractor expects
         int n;
         TLSClientHelloExtractor hello;
@@ -236,6 +270,9 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
             case NEED_READ:
                 return SelectionKey.OP_READ;
             case NON_SECURE:
+                if (netOut == NONE) {
+                    netOut = fromPool(TLSClientHelloExtractor.USE_TLS_RESPONSE.length);
+                }
                 netOut.clear();
                 netOut.put(TLSClientHelloExtractor.USE_TLS_RESPONSE);
                 netOut.flip();
@@ -262,7 +299,6 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
         packetSize = engine.getSession().getPacketBufferSize();
         appSize = engine.getSession().getApplicationBufferSize();
         netIn = ensureCapacity(netIn, packetSize);
-        netOut = ensureCapacity(netOut, packetSize);
         engine.beginHandshake();
         return 0;
     }
@@ -378,7 +414,9 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
 
     /** One socket read into {@link #netIn}. @return bytes read, -1 at end of stream */
     private int fill() throws IOException {
-        if (netIn.position() == 0 && netIn.limit() == netIn.capacity()) {
+        if (netIn == NONE) {
+            netIn = fromPool(packetSize);
+        } else if (netIn.position() == 0 && netIn.limit() == netIn.capacity()) {
             netIn = ensureCapacity(netIn, Math.max(2 * netIn.capacity(), packetSize)); // a record larger than this
         }
         netIn.compact();
@@ -403,6 +441,9 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
 
     /** @return {@link #appIn} in write mode, what it holds kept, with room for one record's plaintext */
     private ByteBuffer appInForWrite() {
+        if (appIn == NONE) {
+            appIn = fromPool(appSize);
+        }
         if (appIn.capacity() - appIn.remaining() < appSize) {
             ByteBuffer bigger = ByteBuffer.allocate(appIn.remaining() + appSize);
             bigger.put(appIn);
@@ -458,6 +499,9 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
         }
         long consumed = 0;
         while (remaining(srcs, offset, length)) {
+            if (netOut == NONE) {
+                netOut = fromPool(packetSize);
+            }
             netOut.clear();
             SSLEngineResult r;
             try {
@@ -498,6 +542,9 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
     }
 
     private SSLEngineResult wrapInto(ByteBuffer src) throws IOException {
+        if (netOut == NONE) {
+            netOut = fromPool(packetSize);
+        }
         netOut.compact();
         SSLEngineResult r;
         try {
@@ -561,16 +608,16 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
         return open && socket.isOpen();
     }
 
-    /** Drops what is held; does not close the socket (the connection does). */
+    /** Drops what is held and gives the buffers back; does not close the socket (the connection does). */
     @Override
     public void close() {
         open = false;
-        netOut.clear();
-        netOut.flip();
-        netIn.clear();
-        netIn.flip();
-        appIn.clear();
-        appIn.flip();
+        pool.give(netIn);
+        pool.give(netOut);
+        pool.give(appIn);
+        netIn = NONE;
+        netOut = NONE;
+        appIn = NONE;
     }
 
     private static ByteBuffer ensureCapacity(ByteBuffer readMode, int capacity) {
