@@ -299,6 +299,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
 
     @Override
     public void bind() throws Exception {
+        initTls(); // first: a wrong keystore or password stops the start before the port is taken
         ServerSocketChannel ssc;
         if (unixDomainSocketPath != null) {
             ssc = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
@@ -316,7 +317,6 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         acceptSelector = Selector.open();
         ssc.register(acceptSelector, SelectionKey.OP_ACCEPT);
         serverSocket = ssc;
-        initTls();
     }
 
     @Override
