@@ -41,6 +41,7 @@ import org.apache.tomcat.util.ExceptionUtils;
 import org.apache.tomcat.util.net.AbstractEndpoint.Handler.SocketState;
 import org.apache.tomcat.util.net.ApplicationBufferHandler;
 import org.apache.tomcat.util.net.SSLSupport;
+import org.apache.tomcat.util.net.SSLUtil;
 import org.apache.tomcat.util.net.SendfileDataBase;
 import org.apache.tomcat.util.net.SendfileState;
 import org.apache.tomcat.util.net.SocketBufferHandler;
@@ -599,7 +600,10 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         if (ops == 0) {
             setSniHostName(tls.sniHostName());
             if (endpoint.hasNegotiableProtocols()) {
-                setNegotiatedProtocol(tls.engine().getApplicationProtocol());
+                // ALPN: "h2" hands the connection to Tomcat's HTTP/2 code. OpenSSL engines report it their own way.
+                javax.net.ssl.SSLEngine engine = tls.engine();
+                setNegotiatedProtocol(engine instanceof SSLUtil.ProtocolInfo ?
+                        ((SSLUtil.ProtocolInfo) engine).getNegotiatedProtocol() : engine.getApplicationProtocol());
             }
             Map<String,List<String>> requested = new HashMap<>(4);
             requested.put(SSLSupport.REQUESTED_PROTOCOL_VERSIONS_KEY, tls.clientProtocols());
