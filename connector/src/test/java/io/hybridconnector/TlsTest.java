@@ -111,10 +111,11 @@ class TlsTest {
             }
             // 1 MB: more than the socket takes at once, so the server's writes go partial.
             assertEquals(1024 * 1024, TestServer.get(s, "/size?kb=1024").body().length);
-            // 4 MB to a client that waits before reading: bytes wait behind (plain and encrypted) for the loop.
-            TestServer.sendGet(s, "/size?kb=4096");
+            // 16 MB (more than loopback socket buffers take) to a client that waits before reading: bytes wait
+            // behind, plain and encrypted, for the loop or the writer.
+            TestServer.sendGet(s, "/size?kb=16384");
             Thread.sleep(300);
-            assertEquals(4 * 1024 * 1024, TestServer.readResponse(in).body().length);
+            assertEquals(16 * 1024 * 1024, TestServer.readResponse(in).body().length);
             // 1 MB up and back: the body arrives in many records, read with blocking reads.
             byte[] upload = new byte[1024 * 1024];
             new Random(1).nextBytes(upload);
