@@ -770,6 +770,24 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         return super.hasDataToWrite() || !behind.isEmpty();
     }
 
+    /**
+     * A blocking flush by a thread that is not running this connection (HTTP/2 streams write from their own threads):
+     * no run of the connection ends after it to hand the bytes left behind to the loop, so they leave now, waiting for
+     * writability as a blocking writer does. Under TLS this includes encrypted records the kernel did not take.
+     */
+    @Override
+    protected void flushBlocking() throws IOException {
+        super.flushBlocking();
+        if (!behind.isEmpty() && processingThread != Thread.currentThread()) {
+            while (!behind.isEmpty()) {
+                if (behind.writeTo(out) == 0) {
+                    awaitWritable();
+                }
+            }
+            wrote();
+        }
+    }
+
     @Override
     protected boolean flushNonBlocking() throws IOException {
         checkPreviousError();
