@@ -155,10 +155,10 @@ class TlsChannelTest {
             }
             assertFalse(tls.hasBufferedInput());
             assertEquals(List.of("hello", " tls ", "world"), seen);
+            tls.releaseBuffers();
+            tls.closeOutbound(); // close_notify: the client's close (TLS 1.3) waits for it
             serverDone.countDown();
             assertEquals(size, (long) clientSide.get(20, TimeUnit.SECONDS));
-            tls.releaseBuffers();
-            tls.closeOutbound();
             tls.close();
             sc.close();
         }
