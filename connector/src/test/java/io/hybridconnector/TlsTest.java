@@ -262,6 +262,7 @@ class TlsTest {
 
     static SSLSocket connect(int port, SSLContext ctx, String sni) throws IOException {
         SSLSocket s = (SSLSocket) ctx.getSocketFactory().createSocket();
+        s.setTcpNoDelay(true); // the client's Finished and its request must not wait for a delayed ACK
         s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
         s.setSoTimeout(20000);
         if (sni != null) {
