@@ -14,7 +14,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
@@ -24,6 +26,7 @@ import java.util.Random;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 
+import org.apache.coyote.http11.AbstractHttp11Protocol;
 import org.apache.coyote.http2.Http2Protocol;
 import org.apache.tomcat.util.net.SSLHostConfig;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,6 +47,7 @@ class TlsParityTest {
     @TempDir
     static Path dir;
     static Path aKeystore;
+    static Path a2Keystore;
     static Path bKeystore;
     static Path clientKeystore;
     static Path clientTruststore;
@@ -52,10 +56,12 @@ class TlsParityTest {
     @BeforeAll
     static void makeKeys() throws Exception {
         aKeystore = TlsSupport.keystore(dir, "a", "CN=a.test", "SAN=dns:a.test,dns:localhost,ip:127.0.0.1");
+        a2Keystore = TlsSupport.keystore(dir, "a2", "CN=a.test, OU=second", "SAN=dns:a.test,dns:localhost");
         bKeystore = TlsSupport.keystore(dir, "b", "CN=b.test", "SAN=dns:b.test");
         clientKeystore = TlsSupport.keystore(dir, "client", "CN=client", "SAN=ip:127.0.0.1");
         serverCertificates.add(TlsSupport.certificate(aKeystore));
         serverCertificates.add(TlsSupport.certificate(bKeystore));
+        serverCertificates.add(TlsSupport.certificate(a2Keystore));
         clientTruststore = TlsSupport.truststore(dir.resolve("client-trust.p12"),
                 TlsSupport.certificate(clientKeystore));
     }
@@ -144,6 +150,24 @@ class TlsParityTest {
                 String head = RawHttp.readHead(s.getInputStream());
                 assertTrue(head.startsWith("HTTP/1.1 400"), head);
             }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(ConnectorUnderTest.class)
+    void reloadServesTheNewCertificateToNewConnections(ConnectorUnderTest which) throws Exception {
+        Path live = dir.resolve("live-" + which + ".p12");
+        Files.copy(aKeystore, live, StandardCopyOption.REPLACE_EXISTING);
+        try (TlsServer server = new TlsServer(which, false, host("a.test", live));
+                SSLSocket old = connect(server.port, clientContext(null), null)) {
+            assertEquals("CN=a.test", subject(old));
+            Files.copy(a2Keystore, live, StandardCopyOption.REPLACE_EXISTING);
+            ((AbstractHttp11Protocol<?>) server.server.connector.getProtocolHandler()).reloadSslHostConfigs();
+            try (SSLSocket fresh = connect(server.port, clientContext(null), null)) {
+                assertEquals("CN=a.test,OU=second", subject(fresh));
+                assertEquals(200, RawHttp.exchange(fresh, RawHttp.get("/samples/size?kb=1")).status());
+            }
+            assertEquals(200, RawHttp.exchange(old, RawHttp.get("/samples/size?kb=1")).status());
         }
     }
 
