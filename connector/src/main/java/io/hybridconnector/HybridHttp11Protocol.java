@@ -125,6 +125,26 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
         endpoint().setUnixDomainSocketPathPermissions(permissions);
     }
 
+    // ------------------------------------------------------------------ TLS (SSLEnabled="true", <SSLHostConfig>)
+
+    /** @return the SSL implementation's class name; {@code null} means JSSE, as on Tomcat's own connectors */
+    public String getSslImplementationName() {
+        return endpoint().getSslImplementationName();
+    }
+
+    public void setSslImplementationName(String name) {
+        endpoint().setSslImplementationName(name);
+    }
+
+    /** @return bytes of a TLS ClientHello buffered to find its SNI host name (default 65536) */
+    public int getSniParseLimit() {
+        return endpoint().getSniParseLimit();
+    }
+
+    public void setSniParseLimit(int limit) {
+        endpoint().setSniParseLimit(limit);
+    }
+
     // ------------------------------------------------------------------ attributes that cannot apply
 
     public void setUseVirtualThreads(boolean useVirtualThreads) {
@@ -150,14 +170,6 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
     public void setSelectorTimeout(long timeout) {
         settings.reject("selectorTimeout: NIO-only; HybridHttp11Protocol's loops wake on events and " +
                 "timeouts; remove the attribute");
-    }
-
-    @Override
-    public void setSSLEnabled(boolean sslEnabled) {
-        if (sslEnabled) {
-            settings.reject("SSLEnabled=\"true\": TLS is not supported by HybridHttp11Protocol yet; " +
-                    "use protocol=\"org.apache.coyote.http11.Http11NioProtocol\" for TLS connectors");
-        }
     }
 
     // ------------------------------------------------------------------ counters
@@ -241,6 +253,6 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
 
     @Override
     protected String getNamePrefix() {
-        return "http-hybrid";
+        return isSSLEnabled() ? "https-hybrid" : "http-hybrid";
     }
 }

@@ -20,7 +20,6 @@ class ConfigurationTest {
             "useAsyncIO, true, useAsyncIO",
             "pollerThreadCount, 2, loops",
             "selectorTimeout, 1000, selectorTimeout",
-            "SSLEnabled, true, Http11NioProtocol",
             "writeStrategy, fast, 'hybrid (default), direct, spin'",
             "threadModel, bio, 'hybrid (default), reactor, single, sync'",
             "acceptMode, poller, 'acceptor (default'",

@@ -23,7 +23,8 @@ class ServerXmlTest {
             "maxHttpHeaderSize", "maxPostSize", "maxSwallowSize", "compression", "compressibleMimeType",
             "maxTrailerSize", "relaxedPathChars", "relaxedQueryChars", "server", "URIEncoding", "enableLookups",
             "redirectPort", "socket.tcpNoDelay", "loops", "blockedHandOffMillis", "writeStrategy", "writeBehindLimit", "acceptMode",
-            "threadModel", "useSendfile");
+            "threadModel", "useSendfile", "SSLEnabled", "defaultSSLHostConfigName", "sniParseLimit",
+            "sslImplementationName");
 
     /** Attributes documented for HybridAjpProtocol in the httpd-ajp example. */
     static final Set<String> DOCUMENTED_AJP = Set.of("port", "address", "protocol", "threads", "maxThreads", "secret",
@@ -31,7 +32,7 @@ class ServerXmlTest {
             "loops", "writeStrategy", "acceptMode");
 
     @ParameterizedTest
-    @ValueSource(strings = { "tomcat-10.1", "tomcat-11.0", "one-parameter", "httpd-ajp" })
+    @ValueSource(strings = { "tomcat-10.1", "tomcat-11.0", "one-parameter", "httpd-ajp", "tls" })
     void exampleUsesOurConnectorWithDocumentedAttributes(String folder) throws Exception {
         Document doc;
         try (InputStream in = getClass().getResourceAsStream("/config-examples/" + folder + "/server.xml")) {

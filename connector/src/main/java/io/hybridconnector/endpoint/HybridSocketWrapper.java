@@ -11,11 +11,15 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.CompletionHandler;
 import java.nio.channels.FileChannel;
+import java.nio.channels.GatheringByteChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -24,6 +28,7 @@ import io.hybridconnector.loop.LoopChannel;
 import io.hybridconnector.loop.ThreadModel;
 import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.classify.RequestClassifier.RequestClass;
+import io.hybridconnector.tls.TlsChannel;
 import io.hybridconnector.write.ResponseWriter;
 import io.hybridconnector.write.WriteBehindBuffer;
 import io.hybridconnector.write.WriteCounters;
@@ -36,6 +41,7 @@ import org.apache.tomcat.util.ExceptionUtils;
 import org.apache.tomcat.util.net.AbstractEndpoint.Handler.SocketState;
 import org.apache.tomcat.util.net.ApplicationBufferHandler;
 import org.apache.tomcat.util.net.SSLSupport;
+import org.apache.tomcat.util.net.SSLUtil;
 import org.apache.tomcat.util.net.SendfileDataBase;
 import org.apache.tomcat.util.net.SendfileState;
 import org.apache.tomcat.util.net.SocketBufferHandler;
@@ -98,6 +104,15 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     private final HybridEndpoint endpoint;
     private final EventLoop loop;
     private final SocketChannel channel;
+    /**
+     * TLS: the layer every read and write of this connection goes through (handshake, records, bytes it holds);
+     * {@code null} on a plaintext connection, whose reads and writes go to the socket as before.
+     */
+    private final TlsChannel tls;
+    /** Where writes go: the socket, or the TLS layer over it. */
+    private final GatheringByteChannel out;
+    /** TLS: the session's attributes for Tomcat, set when the handshake completes. */
+    private volatile SSLSupport sslSupport;
     private final ReentrantLock lock;
     /** Lock: bytes the kernel has not taken yet, flushed by the loop (hybrid strategy). */
     private final WriteBehindBuffer behind;
@@ -150,7 +165,10 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         this.model = endpoint.getThreadModel();
         this.behind = new WriteBehindBuffer(endpoint.writeBehindAllocator(), endpoint.getWriteBehindLimit(),
                 writeCounters);
-        this.writer = new ResponseWriter(channel, endpoint.getWriteStrategy(), behind, writeCounters,
+        this.tls = endpoint.isSSLEnabled() ? endpoint.newTlsChannel(channel) : null;
+        this.out = tls == null ? channel : tls;
+        behind.setLower(tls);
+        this.writer = new ResponseWriter(out, endpoint.getWriteStrategy(), behind, writeCounters,
                 this::awaitWritable);
         if (endpoint.getUnixDomainSocketPath() != null) {
             // A Unix socket has no IP addresses: present the local host, as Tomcat's NIO connector does.
@@ -433,7 +451,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         }
         try {
             writeCounters.loopFlush();
-            if (behind.writeTo(channel) > 0) {
+            if (behind.writeTo(out) > 0) {
                 wrote();
             }
             if (behind.isEmpty()) {
@@ -445,6 +463,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
                     return;
                 }
                 idle = socketBufferHandler == NO_BUFFERS;
+                if (idle && tls != null) {
+                    tls.releaseBuffers();
+                }
                 setInterest(ops);
             }
         } catch (IOException e) {
@@ -530,6 +551,16 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         }
         SocketState state = SocketState.CLOSED;
         try {
+            if (tls != null && !tls.isHandshakeDone()) {
+                SocketState waiting = handshake(event);
+                if (waiting != null) {
+                    if (waiting == SocketState.CLOSED) {
+                        close();
+                    }
+                    return waiting;
+                }
+                event = SocketEvent.OPEN_READ; // the request may have come with the client's last handshake bytes
+            }
             state = endpoint.getHandler().process(this, event);
             if (state == SocketState.CLOSED) {
                 close();
@@ -544,6 +575,47 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         return state;
     }
 
+    /**
+     * TLS: moves the handshake on, on the thread that owns the connection now (normally the loop's leader that found
+     * it readable), without waiting: delegated tasks run inline; if the handshake needs bytes from the client the
+     * connection goes back to its loop armed for reading, if the kernel did not take the handshake bytes, for writing
+     * (they count as bytes behind, so the loop flushes them first). Lock held.
+     *
+     * @return {@code null} once the handshake is complete, otherwise the state to leave the connection in
+     */
+    private SocketState handshake(SocketEvent event) {
+        if (event != SocketEvent.OPEN_READ && event != SocketEvent.OPEN_WRITE) {
+            return SocketState.CLOSED; // a timeout, an error or a stop during the handshake
+        }
+        int ops;
+        try {
+            ops = tls.handshake();
+        } catch (IOException | RuntimeException e) {
+            if (log.isDebugEnabled()) {
+                log.debug("TLS handshake failed on " + this, e);
+            }
+            return SocketState.CLOSED;
+        }
+        lastRead = System.currentTimeMillis();
+        if (ops == 0) {
+            setSniHostName(tls.sniHostName());
+            if (endpoint.hasNegotiableProtocols()) {
+                // ALPN: "h2" hands the connection to Tomcat's HTTP/2 code. OpenSSL engines report it their own way.
+                javax.net.ssl.SSLEngine engine = tls.engine();
+                setNegotiatedProtocol(engine instanceof SSLUtil.ProtocolInfo ?
+                        ((SSLUtil.ProtocolInfo) engine).getNegotiatedProtocol() : engine.getApplicationProtocol());
+            }
+            Map<String,List<String>> requested = new HashMap<>(4);
+            requested.put(SSLSupport.REQUESTED_PROTOCOL_VERSIONS_KEY, tls.clientProtocols());
+            requested.put(SSLSupport.REQUESTED_CIPHERS_KEY, tls.clientCipherNames());
+            sslSupport = endpoint.getSslImplementation().getSSLSupport(tls.engine().getSession(), requested);
+            return null;
+        }
+        requestedOps |= ops;
+        // Waiting for the client keeps no buffers (OPEN); waiting for the kernel keeps them (LONG): it is brief.
+        return ops == SelectionKey.OP_WRITE ? SocketState.LONG : SocketState.OPEN;
+    }
+
     private void afterRun(SocketState state, int consumed, boolean leading) {
         if (isClosed()) {
             return;
@@ -556,6 +628,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             endpoint.returnBuffers(socketBufferHandler);
             socketBufferHandler = NO_BUFFERS;
             idle = !bytesBehind;
+            if (tls != null) {
+                tls.releaseBuffers(); // those that hold nothing: an idle TLS connection holds no buffers either
+            }
         }
         if (bytesBehind) {
             wrote(); // the write deadline for the bytes left behind starts now
@@ -584,13 +659,13 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             return n;
         }
         int wanted = to.remaining();
-        if (wanted == 0 || (!block && !readHint)) {
+        if (wanted == 0 || (!block && !readHint && (tls == null || !tls.hasBufferedInput()))) {
             return 0;
         }
         while (true) {
-            n = channel.read(to);
+            n = tls == null ? channel.read(to) : tls.read(to);
             if (n > 0) {
-                readHint = n == wanted;
+                readHint = n == wanted || (tls != null && !tls.socketDrained());
                 lastRead = System.currentTimeMillis();
                 return n;
             }
@@ -612,7 +687,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             return true;
         }
         socketBufferHandler.configureReadBufferForWrite();
-        int n = channel.read(socketBufferHandler.getReadBuffer());
+        ByteBuffer readBuffer = socketBufferHandler.getReadBuffer();
+        int n = tls == null ? channel.read(readBuffer) : tls.read(readBuffer);
         if (n < 0) {
             throw new EOFException();
         }
@@ -624,7 +700,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     @Override
     public void setAppReadBufHandler(ApplicationBufferHandler handler) {
-        // Reads go straight into the caller's buffer; there is no decryption stage that needs it (yet: TLS).
+        // Reads go straight into the caller's buffer; under TLS, decrypted bytes that do not fit wait in the TLS layer.
     }
 
     // ------------------------------------------------------------------ SocketWrapperBase: writes
@@ -664,9 +740,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         checkPreviousError();
         if (block) {
             writer.write(null, from, null);
-        } else if (behind.isEmpty() || (behind.writeTo(channel) > 0 && behind.isEmpty())) {
+        } else if (behind.isEmpty() || (behind.writeTo(out) > 0 && behind.isEmpty())) {
             // Servlet non-blocking I/O: what the kernel does not take stays in Tomcat's buffers.
-            writeCounters.wrote(channel.write(from));
+            writeCounters.wrote(out.write(from));
         }
         wrote();
     }
@@ -694,10 +770,28 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         return super.hasDataToWrite() || !behind.isEmpty();
     }
 
+    /**
+     * A blocking flush by a thread that is not running this connection (HTTP/2 streams write from their own threads):
+     * no run of the connection ends after it to hand the bytes left behind to the loop, so they leave now, waiting for
+     * writability as a blocking writer does. Under TLS this includes encrypted records the kernel did not take.
+     */
+    @Override
+    protected void flushBlocking() throws IOException {
+        super.flushBlocking();
+        if (!behind.isEmpty() && processingThread != Thread.currentThread()) {
+            while (!behind.isEmpty()) {
+                if (behind.writeTo(out) == 0) {
+                    awaitWritable();
+                }
+            }
+            wrote();
+        }
+    }
+
     @Override
     protected boolean flushNonBlocking() throws IOException {
         checkPreviousError();
-        if (!behind.isEmpty() && (behind.writeTo(channel) == 0 || !behind.isEmpty())) {
+        if (!behind.isEmpty() && (behind.writeTo(out) == 0 || !behind.isEmpty())) {
             return true;
         }
         boolean dataLeft = !socketBufferHandler.isWriteBufferEmpty();
@@ -799,6 +893,16 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             drainBehind();
         }
         endpoint.connectionClosed(this);
+        if (tls != null && lock.tryLock()) {
+            try {
+                if (previousIOException == null && getError() == null) {
+                    tls.closeOutbound(); // close_notify, if it can leave without waiting
+                }
+                tls.close();
+            } finally {
+                lock.unlock();
+            }
+        }
         try {
             if (key != null) {
                 key.cancel();
@@ -827,7 +931,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     private void drainBehind() {
         try {
             while (!behind.isEmpty()) {
-                if (behind.writeTo(channel) == 0) {
+                if (behind.writeTo(out) == 0) {
                     awaitWritable();
                 }
             }
@@ -902,6 +1006,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     public SendfileState processSendfile(SendfileDataBase data) {
         try {
             flush(true);
+            if (tls != null) {
+                return sendfileThroughTls(data);
+            }
             drainBehind();
             try (FileChannel file = FileChannel.open(Paths.get(data.fileName), StandardOpenOption.READ)) {
                 while (data.length > 0) {
@@ -923,6 +1030,33 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         }
     }
 
+    /**
+     * TLS: the file cannot go from the page cache to the socket, it must be encrypted. It is read in 64 KB slices and
+     * written through the TLS layer like any response body, by the connector's write strategy (under {@code hybrid},
+     * what the kernel does not take waits behind, up to the bound).
+     */
+    private SendfileState sendfileThroughTls(SendfileDataBase data) throws IOException {
+        ByteBuffer slice = ByteBuffer.allocate((int) Math.min(data.length, 64 * 1024));
+        try (FileChannel file = FileChannel.open(Paths.get(data.fileName), StandardOpenOption.READ)) {
+            while (data.length > 0) {
+                slice.clear();
+                if (slice.remaining() > data.length) {
+                    slice.limit((int) data.length);
+                }
+                int n = file.read(slice, data.pos);
+                if (n < 0) {
+                    throw new EOFException(data.fileName + " is shorter than the response announced");
+                }
+                slice.flip();
+                writer.write(null, slice, null);
+                data.pos += n;
+                data.length -= n;
+                wrote();
+            }
+        }
+        return SendfileState.DONE;
+    }
+
     /** What Tomcat's sendfile support needs to know of one file; nothing more for a same-thread transfer. */
     private static final class SendfileData extends SendfileDataBase {
         SendfileData(String filename, long pos, long length) {
@@ -932,12 +1066,15 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     @Override
     public void doClientAuth(SSLSupport sslSupport) {
-        // Plain sockets only: the protocol refuses SSLEnabled="true" at start-up.
+        // Renegotiating to ask for a client certificate late (TLS 1.2 only) is not offered: configure
+        // certificateVerification="optional" or "required" on the SSLHostConfig, and the certificate is asked for in
+        // the handshake.
     }
 
+    /** @return the TLS session's attributes (cipher suite, client certificates, ...) once the handshake is done */
     @Override
     public SSLSupport getSslSupport() {
-        return null;
+        return sslSupport;
     }
 
     /** Unreachable: the protocol refuses {@code useAsyncIO="true"}, so Tomcat never asks for vectored operations. */

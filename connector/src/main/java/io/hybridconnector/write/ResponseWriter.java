@@ -2,7 +2,7 @@ package io.hybridconnector.write;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
+import java.nio.channels.GatheringByteChannel;
 
 import io.hybridconnector.classify.RequestClassifier.RequestClass;
 
@@ -25,14 +25,15 @@ public final class ResponseWriter {
         void awaitWritable() throws IOException;
     }
 
-    private final SocketChannel channel;
+    /** The socket, or under TLS the TLS layer over it (a write returns the plaintext it consumed). */
+    private final GatheringByteChannel channel;
     private final WriteStrategy strategy;
     private final WriteBehindBuffer behind;
     private final WriteCounters counters;
     private final Waiter waiter;
     private final ByteBuffer[] pair = new ByteBuffer[2];
 
-    public ResponseWriter(SocketChannel channel, WriteStrategy strategy, WriteBehindBuffer behind,
+    public ResponseWriter(GatheringByteChannel channel, WriteStrategy strategy, WriteBehindBuffer behind,
             WriteCounters counters, Waiter waiter) {
         this.channel = channel;
         this.strategy = strategy;

@@ -25,6 +25,8 @@ public final class WriteBehindBuffer {
     private final int limit;
     private final WriteCounters counters;
     private ByteBuf buf;
+    /** TLS: encrypted bytes the kernel did not take, held by the TLS layer; {@code null} on plaintext connections. */
+    private PendingOutput lower;
 
     public WriteBehindBuffer(ByteBufAllocator allocator, int limit, WriteCounters counters) {
         this.allocator = allocator;
@@ -32,8 +34,14 @@ public final class WriteBehindBuffer {
         this.counters = counters;
     }
 
+    /** Makes the bytes held by a layer under the writer (TLS) count as bytes behind, and leave first. */
+    public void setLower(PendingOutput lower) {
+        this.lower = lower;
+    }
+
+    /** @return whether nothing waits for the kernel: neither plaintext here nor, under TLS, encrypted records */
     public boolean isEmpty() {
-        return buf == null;
+        return buf == null && (lower == null || !lower.hasPendingOutput());
     }
 
     public int size() {
@@ -69,11 +77,21 @@ public final class WriteBehindBuffer {
     }
 
     /**
-     * One write call with everything held; releases the memory once it has all left.
+     * One write call with everything held; releases the memory once it has all left. Under TLS the channel is the
+     * TLS layer, which sends the records it still holds before it encrypts more; with no plaintext left here, only
+     * those records are sent.
      *
-     * @return the bytes the kernel took
+     * @return the bytes the kernel took (plaintext consumed; encrypted bytes when only held records were sent)
      */
     public int writeTo(GatheringByteChannel channel) throws IOException {
+        if (lower != null && lower.hasPendingOutput()) {
+            // Encrypted records first. Progress on them is progress (the write deadline), even if they do not all go.
+            int n = lower.flushPendingOutput();
+            counters.wrote(n);
+            if (buf == null || lower.hasPendingOutput()) {
+                return n;
+            }
+        }
         if (buf == null) {
             return 0;
         }

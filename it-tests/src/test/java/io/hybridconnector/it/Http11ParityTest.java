@@ -257,6 +257,10 @@ class Http11ParityTest {
         javax.management.MBeanServer mbs = java.lang.management.ManagementFactory.getPlatformMBeanServer();
         // Tomcat names the beans at init, before a port-0 connector knows its port: match the name prefix.
         String prefix = which == ConnectorUnderTest.HYBRID ? "\"http-hybrid-" : "\"http-nio-";
+        if (server.tls) {
+            // Over TLS: https-hybrid-, and JSSE on stock NIO: https-jsse-nio-.
+            prefix = which == ConnectorUnderTest.HYBRID ? "\"https-hybrid-" : "\"https-jsse-nio-";
+        }
         assertNotNull(server.connector.getProtocolHandler());
         var pools = mbs.queryNames(new javax.management.ObjectName("Tomcat:type=ThreadPool,name=*"), null);
         boolean found = false;

@@ -143,8 +143,8 @@ final class RawHttp {
     static boolean closedByPeer(Socket s) throws IOException {
         try {
             return s.getInputStream().read() < 0;
-        } catch (java.net.SocketException reset) {
-            return true;
+        } catch (java.net.SocketException | javax.net.ssl.SSLException reset) {
+            return true; // a reset; over TLS, a close without close_notify
         }
     }
 }

@@ -7,6 +7,7 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import org.apache.catalina.Host;
 import org.apache.catalina.connector.Connector;
@@ -23,6 +24,9 @@ final class SamplesServer implements AutoCloseable {
     final Connector connector;
     final int port;
     final Path accessLogDir;
+    /** Whether the parity tests' clients must speak TLS to this server ({@code -Dit.tls=true}). */
+    final boolean tls;
+    private javax.net.ssl.SSLContext clientContext;
 
     SamplesServer(ConnectorUnderTest which) throws Exception {
         this(which, Map.of());
@@ -33,6 +37,12 @@ final class SamplesServer implements AutoCloseable {
      *                   they override them; an attribute the connector does not know fails the start
      */
     SamplesServer(ConnectorUnderTest which, Map<String,String> properties) throws Exception {
+        this(which, properties, connector -> { });
+    }
+
+    /** @param customize applied to the connector before the start (TLS host configurations, upgrade protocols) */
+    SamplesServer(ConnectorUnderTest which, Map<String,String> properties, Consumer<Connector> customize)
+            throws Exception {
         String war = System.getProperty("samples.war");
         if (war == null || !new File(war).isFile()) {
             throw new IllegalStateException("System property samples.war must point at samples.war, got " + war);
@@ -58,6 +68,13 @@ final class SamplesServer implements AutoCloseable {
                 }
             }
         }
+        customize.accept(connector);
+        tls = TlsSupport.PARITY_OVER_TLS && !properties.containsKey("SSLEnabled");
+        if (tls) {
+            // The same test bodies over HTTPS (surefire execution model-tls): Tomcat's own TLS configuration.
+            connector.setProperty("SSLEnabled", "true");
+            connector.addSslHostConfig(TlsSupport.host("_default_", TlsSupport.defaultKeystore()));
+        }
         tomcat.getService().addConnector(connector);
         tomcat.setConnector(connector);
         Host host = tomcat.getHost();
@@ -78,6 +95,19 @@ final class SamplesServer implements AutoCloseable {
     }
 
     Socket connect() throws IOException {
+        if (tls) {
+            try {
+                if (clientContext == null) {
+                    clientContext = TlsSupport.clientContext(
+                            java.util.List.of(TlsSupport.certificate(TlsSupport.defaultKeystore())), null);
+                }
+                return TlsSupport.connect(port, clientContext, null, 30000);
+            } catch (IOException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IOException(e);
+            }
+        }
         Socket s = new Socket();
         s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
         s.setSoTimeout(30000);
