@@ -192,6 +192,11 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
         return counters().getCrossThreadTasks();
     }
 
+    /** HTTP/2 streams run by a loop's leader after its ready connections, without waking another thread. */
+    public long getDeferredTasks() {
+        return counters().getDeferredTasks();
+    }
+
     /** @return the connector's threads: loop leaders, requests that blocked, and parked threads */
     public int getEndpointThreadCount() {
         return endpoint().getCurrentThreadCount();

@@ -31,6 +31,15 @@ final class TestServer implements AutoCloseable {
     final int port;
 
     TestServer(String protocol, String... attributes) throws Exception {
+        this(false, protocol, attributes);
+    }
+
+    /** A server whose connector also speaks HTTP/2 (h2c by upgrade and prior knowledge), as Tomcat's nested element. */
+    static TestServer withHttp2(String protocol, String... attributes) throws Exception {
+        return new TestServer(true, protocol, attributes);
+    }
+
+    private TestServer(boolean http2, String protocol, String... attributes) throws Exception {
         File base = Files.createTempDirectory("hybrid-test").toFile();
         tomcat = new Tomcat();
         tomcat.setBaseDir(base.getAbsolutePath());
@@ -40,6 +49,9 @@ final class TestServer implements AutoCloseable {
             if (!connector.setProperty(attributes[i], attributes[i + 1])) {
                 throw new IllegalArgumentException("Unknown attribute " + attributes[i]);
             }
+        }
+        if (http2) {
+            connector.addUpgradeProtocol(new org.apache.coyote.http2.Http2Protocol());
         }
         tomcat.getService().addConnector(connector);
         tomcat.setConnector(connector);

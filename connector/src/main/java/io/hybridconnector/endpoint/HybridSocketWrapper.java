@@ -25,6 +25,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.LoopChannel;
+import io.hybridconnector.loop.LoopThread;
 import io.hybridconnector.loop.ThreadModel;
 import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.classify.RequestClassifier.RequestClass;
@@ -745,6 +746,21 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             writeCounters.wrote(out.write(from));
         }
         wrote();
+    }
+
+    /**
+     * Tomcat's HTTP/2 hands each stream to the endpoint's executor from the thread that reads the connection. When
+     * that thread leads this connection's loop, the stream runs on it right after the loop's ready connections
+     * ({@link EventLoop#defer}) instead of waking a pooled thread per stream; it moves the loop like any request if it
+     * blocks. From any other thread, Tomcat's behaviour.
+     */
+    @Override
+    public void execute(Runnable runnable) {
+        if (endpoint.isRunning() && LoopThread.currentLoop() == loop) {
+            loop.defer(runnable);
+        } else {
+            super.execute(runnable);
+        }
     }
 
     /** Called by the HTTP/1.1 processor as it starts a request on this connection. Lock. */

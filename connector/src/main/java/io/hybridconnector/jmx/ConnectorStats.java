@@ -115,6 +115,11 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     }
 
     @Override
+    public long getDeferredTasks() {
+        return loops().getDeferredTasks();
+    }
+
+    @Override
     public int getThreadsNow() {
         return endpoint.getCurrentThreadCount();
     }

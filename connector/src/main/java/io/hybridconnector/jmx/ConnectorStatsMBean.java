@@ -17,6 +17,9 @@ public interface ConnectorStatsMBean {
     long getPredictedHandOffs();
     long getHandOffsThatWaitedForAThread();
     long getCrossThreadTasks();
+
+    /** HTTP/2 streams (executor work) run by a loop's leader after its ready connections, without a thread switch. */
+    long getDeferredTasks();
     int getThreadsNow();
     int getBlockedRequestsNow();
 

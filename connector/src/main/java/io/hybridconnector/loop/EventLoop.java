@@ -69,6 +69,11 @@ public final class EventLoop {
     private final ConcurrentLinkedQueue<LoopTask> tasks = new ConcurrentLinkedQueue<>();
     /** Connections found locked by another thread when ready; re-armed once free. Leader only. */
     private final ArrayDeque<LoopChannel> contended = new ArrayDeque<>();
+    /**
+     * Work a leader gave to "an executor" while it ran a connection (HTTP/2 streams), run by the leader right after
+     * the ready connections instead of waking another thread for each. Leader only; a new leader runs what is left.
+     */
+    private final ArrayDeque<Runnable> deferred = new ArrayDeque<>();
 
     private final AtomicLong runSeq = new AtomicLong();
     /** The connection the leader is running; written before the odd {@link #runSeq} that publishes it. */
@@ -164,7 +169,7 @@ public final class EventLoop {
         takeOver(me);
         try {
             while (running) {
-                if (!runTasks() || !drainReady()) {
+                if (!runTasks() || !drainReady() || !runDeferred()) {
                     return;
                 }
                 long now = System.currentTimeMillis();
@@ -175,7 +180,7 @@ public final class EventLoop {
                     }
                 }
                 retryContended();
-                if (!tasks.isEmpty()) {
+                if (!tasks.isEmpty() || !deferred.isEmpty()) {
                     selector.selectNow(readyCollector);
                 } else {
                     long timeout = contended.isEmpty() ? Math.max(1, nextSweepMillis - now) : 1;
@@ -211,6 +216,33 @@ public final class EventLoop {
         LoopTask task;
         while ((task = tasks.poll()) != null) {
             if (!task.run()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Queues work that a connection's run handed to the executor (Tomcat's HTTP/2 streams) to run on this thread once
+     * the ready connections are served: no wake-up of another thread and no context switch per stream. Each runs as a
+     * run of its own, so a stream that blocks (flow control, a slow client, a servlet that sleeps) moves the loop to
+     * another thread like any request. Leader only.
+     */
+    public void defer(Runnable task) {
+        deferred.addLast(task);
+    }
+
+    private boolean runDeferred() {
+        Runnable task;
+        while ((task = deferred.pollFirst()) != null) {
+            counters.deferredTasks.increment();
+            long seq = beginRun(null);
+            try {
+                task.run();
+            } catch (Throwable t) {
+                log.error("Deferred task failed on event loop " + id, t);
+            }
+            if (!endRun(seq)) {
                 return false;
             }
         }

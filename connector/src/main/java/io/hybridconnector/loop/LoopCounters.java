@@ -22,6 +22,8 @@ public final class LoopCounters {
     final LongAdder socketWaits = new LongAdder();
     /** Events dispatched to a loop from another thread (async completion, re-arm after a blocked request). */
     final LongAdder crossThreadTasks = new LongAdder();
+    /** Executor work (HTTP/2 streams) a leader ran itself after its ready connections instead of waking a thread. */
+    final LongAdder deferredTasks = new LongAdder();
 
     public long getInlineRuns() {
         return inlineRuns.sum();
@@ -59,6 +61,10 @@ public final class LoopCounters {
         return crossThreadTasks.sum();
     }
 
+    public long getDeferredTasks() {
+        return deferredTasks.sum();
+    }
+
     public void reset() {
         inlineRuns.reset();
         stallHandOffs.reset();
@@ -67,5 +73,6 @@ public final class LoopCounters {
         leaderlessHandOffs.reset();
         socketWaits.reset();
         crossThreadTasks.reset();
+        deferredTasks.reset();
     }
 }
