@@ -141,6 +141,33 @@ abstract class ProtocolsTestBase {
 
     // ------------------------------------------------------------------ WebSocket
 
+    /**
+     * The bundled chat example in a real browser: two headless Chromium tabs open {@code chat.xhtml}, each page's
+     * script opens its WebSocket through the connector under test, and what one user types arrives at the other.
+     */
+    @ParameterizedTest
+    @EnumSource(Side.class)
+    @Order(7)
+    void browserChatExchangesMessages(Side side) throws Exception {
+        String why = HeadlessChromium.whyUnavailable();
+        assumeTrue(why == null, why);
+        String url = "http://127.0.0.1:" + httpPort(side) + "/examples/websocket/chat.xhtml";
+        String opened = "document.getElementById('console').innerText.includes('WebSocket connection opened')";
+        try (HeadlessChromium chromium = new HeadlessChromium(target.resolve("chromium"))) {
+            HeadlessChromium.Page alice = chromium.open(url);
+            HeadlessChromium.Page bob = chromium.open(url);
+            alice.waitUntil(opened);
+            bob.waitUntil(opened);
+            String hello = "hello from alice over " + side;
+            alice.typeAndPressEnter("chat", hello);
+            bob.waitUntil("document.getElementById('console').innerText.includes('" + hello + "')");
+            alice.waitUntil("document.getElementById('console').innerText.includes('" + hello + "')");
+            bob.typeAndPressEnter("chat", "hi alice");
+            alice.waitUntil("document.getElementById('console').innerText.includes('hi alice')");
+        }
+    }
+
+
     @ParameterizedTest
     @EnumSource(Side.class)
     @Order(1)
