@@ -226,6 +226,27 @@ class TlsTest {
         }
     }
 
+    /** A foreign client: Debian's curl negotiates h2 by ALPN and fetches three URLs over one connection. */
+    @ParameterizedTest
+    @ValueSource(strings = { NIO, OURS })
+    void curlTalksHttp2ByAlpn(String protocol) throws Exception {
+        java.nio.file.Path curl = java.nio.file.Path.of("/usr/bin/curl");
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isExecutable(curl), "no " + curl);
+        try (Server server = new Server(protocol, true, new String[0], host("a.test", aKeystore))) {
+            String base = "https://localhost:" + server.port;
+            Process p = new ProcessBuilder(curl.toString(), "-sk", "--http2", "-o", "/dev/null", "-o", "/dev/null",
+                    "-o", "/dev/null", "-w", "%{http_version} %{http_code} %{size_download} %{num_connects}\\n",
+                    base + "/size?kb=1", base + "/size?kb=1024", base + "/tls").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "curl did not finish");
+            String[] lines = out.strip().split("\n");
+            assertEquals(3, lines.length, out);
+            assertTrue(lines[0].startsWith("2 200 1024 1"), protocol + ": " + out);
+            assertTrue(lines[1].startsWith("2 200 1048576 0"), protocol + " (second URL on the same connection): " + out);
+            assertTrue(lines[2].startsWith("2 200 "), protocol + ": " + out);
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = { NIO, OURS })
     void plainHttpOnTheTlsPortGets400(String protocol) throws Exception {
