@@ -127,13 +127,17 @@ final class HeadlessChromium implements AutoCloseable {
             return call("Runtime.evaluate", "{\"expression\":" + jsonString(expression) + ",\"returnByValue\":true}");
         }
 
-        /** Polls a boolean expression until it holds. */
+        /**
+         * Polls a boolean expression until it holds. Until the page has loaded, the elements it names may not exist
+         * yet: an expression that throws counts as false.
+         */
         void waitUntil(String expression) throws Exception {
+            String guarded = "(() => { try { return !!(" + expression + "); } catch (e) { return false; } })()";
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
-            while (!evaluate(expression).contains("\"value\":true")) {
+            while (!evaluate(guarded).contains("\"value\":true")) {
                 if (System.nanoTime() > deadline) {
                     throw new AssertionError("still false after " + TIMEOUT_SECONDS + " s: " + expression
-                            + "\npage text: " + evaluate("document.body.innerText"));
+                            + "\npage text: " + evaluate("document.body ? document.body.innerText : '(no body)'"));
                 }
                 Thread.sleep(100);
             }
