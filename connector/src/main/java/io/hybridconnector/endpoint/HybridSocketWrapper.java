@@ -795,11 +795,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     protected void flushBlocking() throws IOException {
         super.flushBlocking();
         if (!behind.isEmpty() && processingThread != Thread.currentThread()) {
-            while (!behind.isEmpty()) {
-                if (behind.writeTo(out) == 0) {
-                    awaitWritable();
-                }
-            }
+            writeAllBehind();
             wrote();
         }
     }
@@ -946,13 +942,18 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     private void drainBehind() {
         try {
-            while (!behind.isEmpty()) {
-                if (behind.writeTo(out) == 0) {
-                    awaitWritable();
-                }
-            }
+            writeAllBehind();
         } catch (IOException e) {
             log.debug("Could not send the rest of the response before closing " + this, e);
+        }
+    }
+
+    /** Sends all bytes behind (under TLS, held records too) on this thread, waiting for writability between writes. */
+    private void writeAllBehind() throws IOException {
+        while (!behind.isEmpty()) {
+            if (behind.writeTo(out) == 0) {
+                awaitWritable();
+            }
         }
     }
 
