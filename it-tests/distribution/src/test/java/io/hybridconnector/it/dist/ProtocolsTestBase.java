@@ -164,6 +164,12 @@ abstract class ProtocolsTestBase {
             alice.waitUntil("document.getElementById('console').innerText.includes('" + hello + "')");
             bob.typeAndPressEnter("chat", "hi alice");
             alice.waitUntil("document.getElementById('console').innerText.includes('hi alice')");
+            // Leave as users do, one after the other: the example broadcasts each departure, and a broadcast to a
+            // socket the browser had already dropped would log a SEVERE "Broken pipe" from the example.
+            alice.evaluate("Chat.socket.close()");
+            bob.waitUntil("document.getElementById('console').innerText.includes('has disconnected')");
+            bob.evaluate("Chat.socket.close()");
+            bob.waitUntil("document.getElementById('console').innerText.includes('WebSocket closed')");
         }
     }
 
