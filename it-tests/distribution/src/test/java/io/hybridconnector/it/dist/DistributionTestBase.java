@@ -115,8 +115,8 @@ abstract class DistributionTestBase {
         assertEquals(200, set.statusCode());
         String cookie = set.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0];
         assertTrue(cookie.startsWith("JSESSIONID="), cookie);
-        HttpResponse<String> again = http.send(HttpRequest.newBuilder(ours("/examples/servlets/servlet/SessionExample"))
-                .timeout(Duration.ofSeconds(20)).header("Cookie", cookie).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> again = get(ours("/examples/servlets/servlet/SessionExample"), "Cookie", cookie,
+                Duration.ofSeconds(20));
         assertEquals(200, again.statusCode());
         assertTrue(again.body().contains("colour = teal"), again.body());
     }
@@ -165,13 +165,12 @@ abstract class DistributionTestBase {
                 (TomcatDistribution.MANAGER_USER + ":" + TomcatDistribution.MANAGER_PASSWORD).getBytes());
         HttpResponse<String> denied = get(ours("/manager/text/list"));
         assertEquals(401, denied.statusCode());
-        HttpResponse<String> list = http.send(HttpRequest.newBuilder(ours("/manager/text/list"))
-                .timeout(Duration.ofSeconds(20)).header("Authorization", auth).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> list = get(ours("/manager/text/list"), "Authorization", auth, Duration.ofSeconds(20));
         assertEquals(200, list.statusCode());
         assertTrue(list.body().startsWith("OK - Listed applications"), list.body());
         assertTrue(list.body().contains("/samples:running"), list.body());
-        HttpResponse<String> reload = http.send(HttpRequest.newBuilder(ours("/manager/text/reload?path=/examples"))
-                .timeout(Duration.ofSeconds(60)).header("Authorization", auth).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> reload = get(ours("/manager/text/reload?path=/examples"), "Authorization", auth,
+                Duration.ofSeconds(60));
         assertTrue(reload.body().startsWith("OK - Reloaded application at context path [/examples]"), reload.body());
         assertEquals(200, get(ours("/examples/servlets/servlet/HelloWorldExample")).statusCode());
     }
@@ -218,6 +217,13 @@ abstract class DistributionTestBase {
 
     private HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A GET with one request header (a cookie, credentials), answered within {@code timeout}. */
+    private HttpResponse<String> get(URI uri, String header, String value, Duration timeout)
+            throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri).timeout(timeout).header(header, value).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 }
