@@ -86,6 +86,11 @@ public final class ThreeTierRun implements Callable<Integer> {
     @Option(names = "--tomcat-cpus", split = ",", defaultValue = "0", description = "CPU of each Tomcat copy "
             + "(copy i gets entry i mod n; 'none' not to pin) (default: ${DEFAULT-VALUE})")
     List<String> tomcatCpus;
+    @Option(names = "--tomcat-cpu-share", defaultValue = "0", description = "cap each "
+            + "Tomcat at this fraction of its CPU with a CFS quota (cgroup cpu controller, root), so that Tomcat is "
+            + "the bottleneck on a machine too small to give the other tiers cores of their own; 0 = no cap "
+            + "(default: ${DEFAULT-VALUE})")
+    double tomcatCpuShare;
     @Option(names = "--front-cpus", defaultValue = "1", description = "taskset CPU list of httpd and of this JVM "
             + "(the client); 'none' not to pin (default: ${DEFAULT-VALUE})")
     String frontCpus;
@@ -170,6 +175,7 @@ public final class ThreeTierRun implements Callable<Integer> {
                     + " Tomcat(s) behind httpd");
             List<TomcatInstance> tomcats = new ArrayList<>();
             List<Integer> jmxPorts = new ArrayList<>();
+            List<CpuQuota> quotas = new ArrayList<>();
             Httpd[] front = new Httpd[1];
             // Ctrl-C or kill must not leave Tomcat and httpd running on the benchmark's ports and cores.
             Thread cleanUp = new Thread(() -> stopAll(front[0], tomcats), "stop-tiers");
@@ -181,8 +187,13 @@ public final class ThreeTierRun implements Callable<Integer> {
                     jmxPorts.add(jmx);
                     TomcatInstance t = TomcatInstance.start(tomcatSpec(connector, i, jmx), Duration.ofSeconds(120));
                     tomcats.add(t);
+                    if (tomcatCpuShare > 0) {
+                        quotas.add(CpuQuota.limit(t.pid(), "rubbos-tomcat-" + connector.label() + "-" + i,
+                                tomcatCpuShare));
+                    }
                     System.out.println("  Tomcat " + i + ": pid " + t.pid() + ", port " + t.port() + ", CPUs "
-                            + Optional.ofNullable(cpuOf(i)).orElse("any") + ", " + t.connectorElement());
+                            + Optional.ofNullable(cpuOf(i)).orElse("any")
+                            + (quotas.isEmpty() ? "" : ", capped at " + quotas.get(i)) + ", " + t.connectorElement());
                 }
                 httpd = front[0] = Httpd.start(new Httpd.Spec(work.resolve("httpd-" + connector.label()).toAbsolutePath(),
                         Diagnostics.freePort(), tomcats.stream().map(TomcatInstance::port).toList(), httpdProcesses,
@@ -196,7 +207,9 @@ public final class ThreeTierRun implements Callable<Integer> {
                         + Optional.ofNullable(frontCpus).orElse("any"));
                 sweep(connector, tomcats, jmxPorts, httpd, port, spec, workload, points);
             } finally {
+                quotas.forEach(q -> System.out.println("  CPU cap: " + q.throttling()));
                 stopAll(httpd, tomcats);
+                quotas.forEach(CpuQuota::close);
                 Runtime.getRuntime().removeShutdownHook(cleanUp);
             }
         }
@@ -434,6 +447,11 @@ public final class ThreeTierRun implements Callable<Integer> {
         for (int i = 0; i < copies; i++) {
             tomcatPins.append(i == 0 ? "" : ", ").append("copy ").append(i).append(" on CPU ")
                     .append(Optional.ofNullable(cpuOf(i)).orElse("any"));
+        }
+        if (tomcatCpuShare > 0) {
+            tomcatPins.append(String.format(Locale.ROOT, ", each capped at %.0f%% of its CPU by a CFS quota (%d ms "
+                    + "period) so that Tomcat, not CPU 1, is the bottleneck", tomcatCpuShare * 100,
+                    CpuQuota.PERIOD_MICROS / 1000));
         }
         return String.format(Locale.ROOT, "Setup: %s, %d CPUs; Java %s. Where the tiers ran: Tomcat %s (%s, %d "
                         + "cop%s: %s; heap %s; JDBC pool maxTotal %d per copy); Apache httpd (%s, event MPM, %d x %d "

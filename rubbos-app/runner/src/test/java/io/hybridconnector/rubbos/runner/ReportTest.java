@@ -57,10 +57,10 @@ class ReportTest {
         counts[State.BACK.ordinal()] = 400;
         counts[State.END.ordinal()] = 70;
         String md = Report.mixCheck(List.of(point(counts)), Mix.READ_WRITE);
-        assertTrue(md.contains("| StoreComment | 7.1 | 7.1 | +0.0 |"), md);
-        assertTrue(md.contains("| ViewComment | 12.8 | 12.8 | +0.0 |"), md);
-        assertTrue(md.contains("| RejectStory | 0.2 | 0.2 | +0.0 |"), md);
-        assertTrue(md.contains("Every interaction within"), md);
+        assertTrue(md.contains("| StoreComment | 7.1 | 7.1 | +0.0 | 7.1 | +0.0 |"), md);
+        assertTrue(md.contains("| ViewComment | 12.8 | 12.8 | +0.0 | 12.8 | +0.0 |"), md);
+        assertTrue(md.contains("| RejectStory | 0.2 | 0.2 | +0.0 | 0.2 | +0.0 |"), md);
+        assertTrue(md.contains("Measured: every interaction within"), md);
         assertEquals(Report.expectedMix(Mix.READ_WRITE).keySet().size(), 11);
 
         // Half the writes missing (what the stale browse-only files did to the pooled numbers) is flagged.
@@ -68,7 +68,28 @@ class ReportTest {
         counts[State.StoreComment.ordinal()] = 0;
         md = Report.mixCheck(List.of(point(counts)), Mix.READ_WRITE);
         assertTrue(md.contains("| StoreComment | 7.1 | 0.0 | -7.1 |"), md);
-        assertTrue(md.contains("points off: StoreComment."), md);
+        assertTrue(md.contains("Measured: more than 2.0 points off: StoreComment."), md);
+    }
+
+    @Test
+    void linksThePageDidNotOfferCountForTheChosenMixNotTheMeasuredOne() {
+        // As measured at 3-tier read/write: 30 of the 128 ViewComment transitions met a story without comments and
+        // became a Back that re-requested the home page. The requests made are 98 ViewComment, 202 home pages.
+        long[] counts = new long[State.values().length];
+        counts[State.StoriesOfTheDay.ordinal()] = 172 + 30;
+        counts[State.ViewComment.ordinal()] = 128 - 30;
+        counts[State.ViewStory.ordinal()] = 174;
+        counts[State.Search.ordinal()] = 1000 - 202 - 98 - 174;
+        long[] noLinksTo = new long[State.values().length];
+        long[] fallbacks = new long[State.values().length];
+        noLinksTo[State.ViewComment.ordinal()] = 30;
+        fallbacks[State.StoriesOfTheDay.ordinal()] = 30;
+        String md = Report.mixCheck(List.of(point(counts, noLinksTo, fallbacks)), Mix.READ_WRITE);
+        assertTrue(md.contains("| StoriesOfTheDay | 17.2 | 20.2 | +3.0 | 17.2 | +0.0 |"), md);
+        assertTrue(md.contains("| ViewComment | 12.8 | 9.8 | -3.0 | 12.8 | +0.0 |"), md);
+        assertTrue(md.contains("links sought: ViewComment 30"), md);
+        assertTrue(md.contains("Measured: more than 2.0 points off: StoriesOfTheDay,"), md);
+        assertFalse(md.contains("Chosen: more than 2.0 points off: StoriesOfTheDay"), md);
     }
 
     @Test
@@ -83,14 +104,23 @@ class ReportTest {
     }
 
     private static SweepPoint point(long[] counts) {
+        return point(counts, new long[counts.length], new long[counts.length]);
+    }
+
+    private static SweepPoint point(long[] counts, long[] noLinksTo, long[] fallbacks) {
         List<RunResult.Row> rows = new ArrayList<>();
         long interactions = 0;
         for (State s : State.values()) {
             rows.add(new RunResult.Row(s, counts[s.ordinal()], 0, 0, 1, 1, 1, 1, 1));
             interactions += s.isInteraction() ? counts[s.ordinal()] : 0;
         }
-        RunResult result = new RunResult(10, 30, interactions, 0, interactions / 30.0, 1, 1, 1, 1, 1, 5, 0, rows);
+        RunResult result = new RunResult(10, 30, interactions, 0, interactions / 30.0, 1, 1, 1, 1, 1, 5,
+                java.util.Arrays.stream(noLinksTo).sum(), rows, boxed(noLinksTo), boxed(fallbacks));
         ProcessMeter.Rates rates = new ProcessMeter.Rates(10, 100, 1000);
         return new SweepPoint(ConnectorChoice.values()[0], 10, result, rates, rates);
+    }
+
+    private static List<Long> boxed(long[] values) {
+        return java.util.Arrays.stream(values).boxed().toList();
     }
 }

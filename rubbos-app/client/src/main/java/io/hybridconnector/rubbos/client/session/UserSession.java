@@ -113,7 +113,9 @@ public final class UserSession implements Runnable {
     private Page forward(State next, Page current, Deque<Page> history) {
         String url = requests.url(next, current.state(), current.html(), identity);
         if (url == null) {
-            stats.noLink(clock.at(System.nanoTime()));
+            Page previous = history.peek();
+            stats.noLink(clock.at(System.nanoTime()), next,
+                    previous == null ? State.StoriesOfTheDay : previous.state());
             return back(history);
         }
         Page page = request(next, url);

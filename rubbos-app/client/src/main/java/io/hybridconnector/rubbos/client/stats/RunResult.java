@@ -23,10 +23,12 @@ import org.HdrHistogram.Histogram;
  * @param sessions    sessions that ended in the phase
  * @param noLinks     transitions turned into Back because the page had no link to follow
  * @param rows        per state, in state order, BACK and END included
+ * @param noLinksTo   per state, in state order: transitions to it that found no link on the page
+ * @param fallbacks   per state, in state order: its requests made as the Back that replaced such a transition
  */
 public record RunResult(int users, double seconds, long interactions, long errors, double throughput,
                         double meanMs, double p50Ms, double p90Ms, double p99Ms, double maxMs, long sessions,
-                        long noLinks, List<Row> rows) {
+                        long noLinks, List<Row> rows, List<Long> noLinksTo, List<Long> fallbacks) {
 
     /** One state's line. */
     public record Row(State state, long count, long errors, double percent, double meanMs, double p50Ms,
@@ -40,7 +42,11 @@ public record RunResult(int users, double seconds, long interactions, long error
         long requests = all.getTotalCount();
         long everything = requests + errors;
         List<Row> rows = new ArrayList<>();
+        List<Long> noLinksTo = new ArrayList<>();
+        List<Long> fallbacks = new ArrayList<>();
         for (State s : State.values()) {
+            noLinksTo.add(stats.noLinks(phase, s));
+            fallbacks.add(stats.fallbacks(phase, s));
             Stats.Cell cell = stats.cell(phase, s);
             Histogram h = cell.histogram();
             boolean timed = s.isInteraction() && h.getTotalCount() > 0;
@@ -54,7 +60,7 @@ public record RunResult(int users, double seconds, long interactions, long error
         return new RunResult(users, seconds, requests, errors, everything / seconds,
                 any ? all.getMean() / 1000 : 0, any ? ms(all, 50) : 0, any ? ms(all, 90) : 0,
                 any ? ms(all, 99) : 0, any ? all.getMaxValue() / 1000.0 : 0, stats.sessions(phase),
-                stats.noLinks(phase), List.copyOf(rows));
+                stats.noLinks(phase), List.copyOf(rows), List.copyOf(noLinksTo), List.copyOf(fallbacks));
     }
 
     private static double ms(Histogram h, double percentile) {

@@ -23,7 +23,8 @@ public final class Stats {
     private final Map<Phase, Map<State, Cell>> cells = new EnumMap<>(Phase.class);
     private final Map<Phase, LongAdder> sessions = new EnumMap<>(Phase.class);
     private final Map<Phase, LongAdder> sessionMillis = new EnumMap<>(Phase.class);
-    private final Map<Phase, LongAdder> noLink = new EnumMap<>(Phase.class);
+    private final Map<Phase, Map<State, LongAdder>> noLink = new EnumMap<>(Phase.class);
+    private final Map<Phase, Map<State, LongAdder>> fallback = new EnumMap<>(Phase.class);
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
 
@@ -55,7 +56,8 @@ public final class Stats {
             cells.put(p, byState);
             sessions.put(p, new LongAdder());
             sessionMillis.put(p, new LongAdder());
-            noLink.put(p, new LongAdder());
+            noLink.put(p, adders());
+            fallback.put(p, adders());
         }
     }
 
@@ -85,10 +87,23 @@ public final class Stats {
         }
     }
 
-    /** Counts a transition that could not be made because the page offered no link to follow. */
-    public void noLink(Phase phase) {
+    private static Map<State, LongAdder> adders() {
+        Map<State, LongAdder> byState = new EnumMap<>(State.class);
+        for (State s : State.values()) {
+            byState.put(s, new LongAdder());
+        }
+        return byState;
+    }
+
+    /**
+     * Counts a transition to {@code target} that could not be made because the page offered no link to it (a story
+     * without comments has no ViewComment link), and the page {@code requestedInstead} that the Back taken instead
+     * re-requested.
+     */
+    public void noLink(Phase phase, State target, State requestedInstead) {
         if (phase != null) {
-            noLink.get(phase).increment();
+            noLink.get(phase).get(target).increment();
+            fallback.get(phase).get(requestedInstead).increment();
         }
     }
 
@@ -112,7 +127,17 @@ public final class Stats {
     }
 
     public long noLinks(Phase phase) {
-        return noLink.get(phase).sum();
+        return noLink.get(phase).values().stream().mapToLong(LongAdder::sum).sum();
+    }
+
+    /** @return transitions to {@code target} that found no link on the page */
+    public long noLinks(Phase phase, State target) {
+        return noLink.get(phase).get(target).sum();
+    }
+
+    /** @return requests of {@code state} made as the Back that replaced a transition with no link */
+    public long fallbacks(Phase phase, State state) {
+        return fallback.get(phase).get(state).sum();
     }
 
     /** @return interactions completed so far, all phases (for progress lines) */
