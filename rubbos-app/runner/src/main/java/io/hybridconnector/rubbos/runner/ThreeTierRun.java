@@ -77,8 +77,9 @@ public final class ThreeTierRun implements Callable<Integer> {
     @Option(names = "--scale", defaultValue = "" + DataSpec.QUICK_SCALE,
             description = "data scale (default: ${DEFAULT-VALUE}; 1.0 = the original's 500,000 users)")
     double scale;
-    @Option(names = "--load", defaultValue = "auto", description = "auto (when the database does not hold today's "
-            + "data set of this scale), always or never (default: ${DEFAULT-VALUE})")
+    @Option(names = "--load", defaultValue = "auto", description = "before each point: auto (load when the database "
+            + "does not hold today's data set of this scale exactly as loaded; a read/write point changes it), always "
+            + "or never (default: ${DEFAULT-VALUE})")
     String load;
     @Option(names = "--copies", defaultValue = "1", description = "Tomcat instances behind mod_proxy_balancer "
             + "(the N-copy model; 1 = mod_proxy_http to one Tomcat) (default: ${DEFAULT-VALUE})")
@@ -154,9 +155,6 @@ public final class ThreeTierRun implements Callable<Integer> {
         Report.clearPointFiles(out).forEach(f -> System.out.println("Deleted " + f + " (left by an earlier sweep)"));
         JdbcSettings jdbc = JdbcSettings.mariadb();
         DataSpec spec = DataSpec.ofScale(scale);
-        if (!load.equals("never")) {
-            System.out.println("MariaDB: " + MariaDb.loadIfStale(jdbc, spec, load.equals("always")));
-        }
         if (frontCpus.equals("none")) {
             frontCpus = null;
         } else {
@@ -205,7 +203,7 @@ public final class ThreeTierRun implements Callable<Integer> {
                 int port = httpd.port();
                 System.out.println("  httpd: pids " + httpd.pids() + ", port " + port + ", CPUs "
                         + Optional.ofNullable(frontCpus).orElse("any"));
-                sweep(connector, tomcats, jmxPorts, httpd, port, spec, workload, points);
+                sweep(connector, tomcats, jmxPorts, httpd, port, jdbc, spec, workload, points);
             } finally {
                 quotas.forEach(q -> System.out.println("  CPU cap: " + q.throttling()));
                 stopAll(httpd, tomcats);
@@ -243,7 +241,8 @@ public final class ThreeTierRun implements Callable<Integer> {
     }
 
     private void sweep(ConnectorChoice connector, List<TomcatInstance> tomcats, List<Integer> jmxPorts, Httpd httpd,
-                       int port, DataSpec spec, Mix workload, List<SweepPoint> points) throws Exception {
+                       int port, JdbcSettings jdbc, DataSpec spec, Mix workload, List<SweepPoint> points)
+            throws Exception {
         ClientConfig base = new ClientConfig("127.0.0.1", port, "/rubbos", 1, workload, thinkMillis,
                 Duration.ofSeconds(up), Duration.ofSeconds(run), Duration.ofSeconds(down), 0.10, spec.users(),
                 spec.authors(), 1000, !noImages, 7, 10);
@@ -257,6 +256,11 @@ public final class ThreeTierRun implements Callable<Integer> {
         Optional<Long> db = MariaDb.pid();
         ProcessMeter self = new ProcessMeter(ProcessHandle.current().pid());
         for (int n : users) {
+            if (!load.equals("never")) {
+                // Every point starts from the data as generated, not from what the warm-up or the points before
+                // wrote (stories without comments on top of the home page change the walk).
+                System.out.println("  MariaDB: " + MariaDb.loadIfStale(jdbc, spec, load.equals("always")));
+            }
             ProcessMeter.Sample[][] s = new ProcessMeter.Sample[4][2];
             String name = connector.label() + "-" + n + "users";
             List<Diagnostics> diags = new ArrayList<>();
