@@ -25,10 +25,12 @@ final class CpuQuota implements AutoCloseable {
 
     private final Path group;
     private final double share;
+    private final long quotaMicros;
 
-    private CpuQuota(Path group, double share) {
+    private CpuQuota(Path group, double share, long quotaMicros) {
         this.group = group;
         this.share = share;
+        this.quotaMicros = quotaMicros;
     }
 
     /**
@@ -56,7 +58,7 @@ final class CpuQuota implements AutoCloseable {
                     + "/cpu.cfs_quota_us or cpu in " + V2 + "/cgroup.controllers) and root; neither was found");
         }
         Files.writeString(group.resolve("cgroup.procs"), Long.toString(pid));
-        return new CpuQuota(group, share);
+        return new CpuQuota(group, share, quota);
     }
 
     /** @return how often and for how long the kernel held the process back, from the group's {@code cpu.stat} */
@@ -71,7 +73,7 @@ final class CpuQuota implements AutoCloseable {
     @Override
     public String toString() {
         return String.format(Locale.ROOT, "%.0f%% of one CPU (CFS quota %d us per %d us period, cgroup %s)",
-                share * 100, Math.max(1_000, Math.round(share * PERIOD_MICROS)), PERIOD_MICROS, group);
+                share * 100, quotaMicros, PERIOD_MICROS, group);
     }
 
     /** Removes the group; the kernel refuses while it still holds a live process, so call it after the process ended. */
