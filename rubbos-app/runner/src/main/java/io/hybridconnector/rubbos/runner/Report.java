@@ -208,17 +208,26 @@ final class Report {
         return md.toString();
     }
 
-    /** @return ": ViewComment 1500, ..." - the links sought in vain, most first; empty when none */
+    /**
+     * @return "; links sought: ViewComment 1500, ... (on pages of ViewStory 900, ...)" - the links sought in vain and
+     *         the pages that lacked them, most first; empty when none
+     */
     private static String soughtLinks(List<SweepPoint> points) {
         long[] sought = new long[State.values().length];
+        long[] on = new long[State.values().length];
         for (SweepPoint p : points) {
             for (State s : State.values()) {
                 sought[s.ordinal()] += p.result().noLinksTo().get(s.ordinal());
+                on[s.ordinal()] += p.result().noLinksOn().get(s.ordinal());
             }
         }
-        String list = java.util.Arrays.stream(State.values()).filter(s -> sought[s.ordinal()] > 0)
-                .sorted((a, b) -> Long.compare(sought[b.ordinal()], sought[a.ordinal()]))
-                .map(s -> s + " " + sought[s.ordinal()]).collect(java.util.stream.Collectors.joining(", "));
-        return list.isEmpty() ? "" : "; links sought: " + list;
+        String list = mostFirst(sought);
+        return list.isEmpty() ? "" : "; links sought: " + list + " (on pages of " + mostFirst(on) + ")";
+    }
+
+    private static String mostFirst(long[] perState) {
+        return java.util.Arrays.stream(State.values()).filter(s -> perState[s.ordinal()] > 0)
+                .sorted((a, b) -> Long.compare(perState[b.ordinal()], perState[a.ordinal()]))
+                .map(s -> s + " " + perState[s.ordinal()]).collect(java.util.stream.Collectors.joining(", "));
     }
 }

@@ -84,10 +84,12 @@ class ReportTest {
         long[] fallbacks = new long[State.values().length];
         noLinksTo[State.ViewComment.ordinal()] = 30;
         fallbacks[State.StoriesOfTheDay.ordinal()] = 30;
-        String md = Report.mixCheck(List.of(point(counts, noLinksTo, fallbacks)), Mix.READ_WRITE);
+        long[] noLinksOn = new long[State.values().length];
+        noLinksOn[State.ViewStory.ordinal()] = 30;
+        String md = Report.mixCheck(List.of(point(counts, noLinksTo, fallbacks, noLinksOn)), Mix.READ_WRITE);
         assertTrue(md.contains("| StoriesOfTheDay | 17.2 | 20.2 | +3.0 | 17.2 | +0.0 |"), md);
         assertTrue(md.contains("| ViewComment | 12.8 | 9.8 | -3.0 | 12.8 | +0.0 |"), md);
-        assertTrue(md.contains("links sought: ViewComment 30"), md);
+        assertTrue(md.contains("links sought: ViewComment 30 (on pages of ViewStory 30)"), md);
         assertTrue(md.contains("Measured: more than 2.0 points off: StoriesOfTheDay,"), md);
         assertFalse(md.contains("Chosen: more than 2.0 points off: StoriesOfTheDay"), md);
     }
@@ -104,10 +106,10 @@ class ReportTest {
     }
 
     private static SweepPoint point(long[] counts) {
-        return point(counts, new long[counts.length], new long[counts.length]);
+        return point(counts, new long[counts.length], new long[counts.length], new long[counts.length]);
     }
 
-    private static SweepPoint point(long[] counts, long[] noLinksTo, long[] fallbacks) {
+    private static SweepPoint point(long[] counts, long[] noLinksTo, long[] fallbacks, long[] noLinksOn) {
         List<RunResult.Row> rows = new ArrayList<>();
         long interactions = 0;
         for (State s : State.values()) {
@@ -115,7 +117,8 @@ class ReportTest {
             interactions += s.isInteraction() ? counts[s.ordinal()] : 0;
         }
         RunResult result = new RunResult(10, 30, interactions, 0, interactions / 30.0, 1, 1, 1, 1, 1, 5,
-                java.util.Arrays.stream(noLinksTo).sum(), rows, boxed(noLinksTo), boxed(fallbacks));
+                java.util.Arrays.stream(noLinksTo).sum(), rows, boxed(noLinksTo), boxed(fallbacks),
+                boxed(noLinksOn));
         ProcessMeter.Rates rates = new ProcessMeter.Rates(10, 100, 1000);
         return new SweepPoint(ConnectorChoice.values()[0], 10, result, rates, rates);
     }

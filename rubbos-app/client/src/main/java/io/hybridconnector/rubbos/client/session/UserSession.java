@@ -114,7 +114,7 @@ public final class UserSession implements Runnable {
         String url = requests.url(next, current.state(), current.html(), identity);
         if (url == null) {
             Page previous = history.peek();
-            stats.noLink(clock.at(System.nanoTime()), next,
+            stats.noLink(clock.at(System.nanoTime()), current.state(), next,
                     previous == null ? State.StoriesOfTheDay : previous.state());
             return back(history);
         }

@@ -25,10 +25,12 @@ import org.HdrHistogram.Histogram;
  * @param rows        per state, in state order, BACK and END included
  * @param noLinksTo   per state, in state order: transitions to it that found no link on the page
  * @param fallbacks   per state, in state order: its requests made as the Back that replaced such a transition
+ * @param noLinksOn   per state, in state order: transitions that found no link on a page of it
  */
 public record RunResult(int users, double seconds, long interactions, long errors, double throughput,
                         double meanMs, double p50Ms, double p90Ms, double p99Ms, double maxMs, long sessions,
-                        long noLinks, List<Row> rows, List<Long> noLinksTo, List<Long> fallbacks) {
+                        long noLinks, List<Row> rows, List<Long> noLinksTo, List<Long> fallbacks,
+                        List<Long> noLinksOn) {
 
     /** One state's line. */
     public record Row(State state, long count, long errors, double percent, double meanMs, double p50Ms,
@@ -44,9 +46,11 @@ public record RunResult(int users, double seconds, long interactions, long error
         List<Row> rows = new ArrayList<>();
         List<Long> noLinksTo = new ArrayList<>();
         List<Long> fallbacks = new ArrayList<>();
+        List<Long> noLinksOn = new ArrayList<>();
         for (State s : State.values()) {
             noLinksTo.add(stats.noLinks(phase, s));
             fallbacks.add(stats.fallbacks(phase, s));
+            noLinksOn.add(stats.noLinksOn(phase, s));
             Stats.Cell cell = stats.cell(phase, s);
             Histogram h = cell.histogram();
             boolean timed = s.isInteraction() && h.getTotalCount() > 0;
@@ -60,7 +64,8 @@ public record RunResult(int users, double seconds, long interactions, long error
         return new RunResult(users, seconds, requests, errors, everything / seconds,
                 any ? all.getMean() / 1000 : 0, any ? ms(all, 50) : 0, any ? ms(all, 90) : 0,
                 any ? ms(all, 99) : 0, any ? all.getMaxValue() / 1000.0 : 0, stats.sessions(phase),
-                stats.noLinks(phase), List.copyOf(rows), List.copyOf(noLinksTo), List.copyOf(fallbacks));
+                stats.noLinks(phase), List.copyOf(rows), List.copyOf(noLinksTo), List.copyOf(fallbacks),
+                List.copyOf(noLinksOn));
     }
 
     private static double ms(Histogram h, double percentile) {

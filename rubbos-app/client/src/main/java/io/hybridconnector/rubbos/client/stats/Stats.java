@@ -25,6 +25,7 @@ public final class Stats {
     private final Map<Phase, LongAdder> sessionMillis = new EnumMap<>(Phase.class);
     private final Map<Phase, Map<State, LongAdder>> noLink = new EnumMap<>(Phase.class);
     private final Map<Phase, Map<State, LongAdder>> fallback = new EnumMap<>(Phase.class);
+    private final Map<Phase, Map<State, LongAdder>> noLinkOn = new EnumMap<>(Phase.class);
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
 
@@ -58,6 +59,7 @@ public final class Stats {
             sessionMillis.put(p, new LongAdder());
             noLink.put(p, adders());
             fallback.put(p, adders());
+            noLinkOn.put(p, adders());
         }
     }
 
@@ -97,12 +99,13 @@ public final class Stats {
 
     /**
      * Counts a transition to {@code target} that could not be made because the page offered no link to it (a story
-     * without comments has no ViewComment link), and the page {@code requestedInstead} that the Back taken instead
-     * re-requested.
+     * without comments has no ViewComment link), the page {@code on} that lacked it, and the page
+     * {@code requestedInstead} that the Back taken instead re-requested.
      */
-    public void noLink(Phase phase, State target, State requestedInstead) {
+    public void noLink(Phase phase, State on, State target, State requestedInstead) {
         if (phase != null) {
             noLink.get(phase).get(target).increment();
+            noLinkOn.get(phase).get(on).increment();
             fallback.get(phase).get(requestedInstead).increment();
         }
     }
@@ -133,6 +136,11 @@ public final class Stats {
     /** @return transitions to {@code target} that found no link on the page */
     public long noLinks(Phase phase, State target) {
         return noLink.get(phase).get(target).sum();
+    }
+
+    /** @return transitions that found no link on a page of {@code state} */
+    public long noLinksOn(Phase phase, State state) {
+        return noLinkOn.get(phase).get(state).sum();
     }
 
     /** @return requests of {@code state} made as the Back that replaced a transition with no link */
