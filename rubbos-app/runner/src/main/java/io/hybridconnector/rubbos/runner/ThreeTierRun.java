@@ -161,6 +161,10 @@ public final class ThreeTierRun implements Callable<Integer> {
             pin(ProcessHandle.current().pid(), frontCpus);
         }
         fitPoolsToDatabase(jdbc);
+        if (!load.equals("never")) {
+            // Before the first Tomcat starts: its readiness check reads the home page, which needs the tables.
+            System.out.println("MariaDB: " + MariaDb.loadIfStale(jdbc, spec, false));
+        }
         Mix workload = Mix.of(mix);
         String setup = setup(jdbc, spec, workload);
         System.out.println(setup);
