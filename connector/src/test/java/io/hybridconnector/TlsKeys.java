@@ -3,6 +3,7 @@ package io.hybridconnector;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,22 +14,29 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
+
+import org.apache.tomcat.util.net.SSLHostConfig;
+import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 
 /**
  * Key material for TLS tests, made at test time with the JDK's {@code keytool} (a process): PKCS12 keystores with
  * self-signed EC certificates, a server truststore holding the client's certificate, and client-side contexts that
- * trust every server certificate made here.
+ * trust every server certificate made here; Tomcat host configurations using them, and a client connection. Shared with
+ * {@code it-tests} through this module's test jar.
  */
-final class TlsKeys {
+public final class TlsKeys {
 
-    static final String PASSWORD = "changeit";
+    public static final String PASSWORD = "changeit";
 
-    final Path dir;
-    final List<X509Certificate> serverCertificates = new ArrayList<>();
+    private final Path dir;
+    private final List<X509Certificate> serverCertificates = new ArrayList<>();
 
-    TlsKeys(Path dir) {
+    public TlsKeys(Path dir) {
         this.dir = dir;
     }
 
@@ -36,7 +44,7 @@ final class TlsKeys {
      * Makes {@code name.p12} with one key pair and a self-signed certificate for {@code dname}, valid for the given
      * DNS names and 127.0.0.1.
      */
-    Path keystore(String name, String dname, String... dnsNames) throws Exception {
+    public Path keystore(String name, String dname, String... dnsNames) throws Exception {
         Path file = dir.resolve(name + ".p12");
         StringBuilder san = new StringBuilder("SAN=");
         for (String dns : dnsNames) {
@@ -50,18 +58,18 @@ final class TlsKeys {
     }
 
     /** Makes a server keystore and remembers its certificate as trusted by {@link #clientContext}. */
-    Path serverKeystore(String name, String dname, String... dnsNames) throws Exception {
+    public Path serverKeystore(String name, String dname, String... dnsNames) throws Exception {
         Path file = keystore(name, dname, dnsNames);
         serverCertificates.add(certificate(file));
         return file;
     }
 
-    static X509Certificate certificate(Path keystore) throws Exception {
+    public static X509Certificate certificate(Path keystore) throws Exception {
         KeyStore ks = load(keystore);
         return (X509Certificate) ks.getCertificate(ks.aliases().nextElement());
     }
 
-    static KeyStore load(Path keystore) throws Exception {
+    public static KeyStore load(Path keystore) throws Exception {
         KeyStore ks = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(keystore)) {
             ks.load(in, PASSWORD.toCharArray());
@@ -70,7 +78,7 @@ final class TlsKeys {
     }
 
     /** A PKCS12 truststore holding the given certificates (a server's, to trust a client's self-signed one). */
-    Path truststore(String name, X509Certificate... trusted) throws Exception {
+    public Path truststore(String name, X509Certificate... trusted) throws Exception {
         KeyStore ks = KeyStore.getInstance("PKCS12");
         ks.load(null, null);
         for (int i = 0; i < trusted.length; i++) {
@@ -87,7 +95,7 @@ final class TlsKeys {
      * A fresh client context (no cached sessions, so every connection does a full handshake) that trusts every server
      * certificate made here, presenting {@code clientKeystore}'s key when asked (may be {@code null}).
      */
-    SSLContext clientContext(Path clientKeystore) throws Exception {
+    public SSLContext clientContext(Path clientKeystore) throws Exception {
         KeyStore trust = KeyStore.getInstance("PKCS12");
         trust.load(null, null);
         for (int i = 0; i < serverCertificates.size(); i++) {
@@ -103,6 +111,34 @@ final class TlsKeys {
         SSLContext ctx = SSLContext.getInstance("TLS");
         ctx.init(kmf == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);
         return ctx;
+    }
+
+    /** A host configuration named {@code name} serving the key in {@code keystore}. */
+    public static SSLHostConfig host(String name, Path keystore) {
+        SSLHostConfig host = new SSLHostConfig();
+        host.setHostName(name);
+        SSLHostConfigCertificate certificate =
+                new SSLHostConfigCertificate(host, SSLHostConfigCertificate.Type.UNDEFINED);
+        certificate.setCertificateKeystoreFile(keystore.toString());
+        certificate.setCertificateKeystorePassword(PASSWORD);
+        certificate.setCertificateKeystoreType("PKCS12");
+        host.addCertificate(certificate);
+        return host;
+    }
+
+    /** A handshaken client connection to 127.0.0.1:{@code port}, asking for {@code sni} when it is not null. */
+    public static SSLSocket connect(int port, SSLContext ctx, String sni, int soTimeoutMillis) throws IOException {
+        SSLSocket s = (SSLSocket) ctx.getSocketFactory().createSocket();
+        s.setTcpNoDelay(true); // the client's Finished and its request must not wait for a delayed ACK
+        s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+        s.setSoTimeout(soTimeoutMillis);
+        if (sni != null) {
+            SSLParameters p = s.getSSLParameters();
+            p.setServerNames(List.of(new SNIHostName(sni)));
+            s.setSSLParameters(p);
+        }
+        s.startHandshake();
+        return s;
     }
 
     private static void keytool(String... args) throws Exception {

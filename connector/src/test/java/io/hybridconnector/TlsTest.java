@@ -27,9 +27,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 
-import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 
 import jakarta.servlet.http.HttpServlet;
@@ -44,7 +42,6 @@ import org.apache.catalina.startup.Tomcat;
 import org.apache.coyote.http11.AbstractHttp11Protocol;
 import org.apache.coyote.http2.Http2Protocol;
 import org.apache.tomcat.util.net.SSLHostConfig;
-import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -270,29 +267,11 @@ class TlsTest {
     // ------------------------------------------------------------------ helpers
 
     static SSLHostConfig host(String name, Path keystore) {
-        SSLHostConfig host = new SSLHostConfig();
-        host.setHostName(name);
-        SSLHostConfigCertificate certificate =
-                new SSLHostConfigCertificate(host, SSLHostConfigCertificate.Type.UNDEFINED);
-        certificate.setCertificateKeystoreFile(keystore.toString());
-        certificate.setCertificateKeystorePassword(TlsKeys.PASSWORD);
-        certificate.setCertificateKeystoreType("PKCS12");
-        host.addCertificate(certificate);
-        return host;
+        return TlsKeys.host(name, keystore);
     }
 
     static SSLSocket connect(int port, SSLContext ctx, String sni) throws IOException {
-        SSLSocket s = (SSLSocket) ctx.getSocketFactory().createSocket();
-        s.setTcpNoDelay(true); // the client's Finished and its request must not wait for a delayed ACK
-        s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-        s.setSoTimeout(20000);
-        if (sni != null) {
-            SSLParameters p = s.getSSLParameters();
-            p.setServerNames(List.of(new SNIHostName(sni)));
-            s.setSSLParameters(p);
-        }
-        s.startHandshake();
-        return s;
+        return TlsKeys.connect(port, ctx, sni, 20000);
     }
 
     private static String subjectAndGet(int port, String sni) throws Exception {

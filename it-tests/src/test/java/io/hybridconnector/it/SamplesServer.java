@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Consumer;
 
+import io.hybridconnector.TlsKeys;
+
 import org.apache.catalina.Host;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
@@ -73,7 +75,7 @@ final class SamplesServer implements AutoCloseable {
         if (tls) {
             // The same test bodies over HTTPS (surefire execution model-tls): Tomcat's own TLS configuration.
             connector.setProperty("SSLEnabled", "true");
-            connector.addSslHostConfig(TlsSupport.host("_default_", TlsSupport.defaultKeystore()));
+            connector.addSslHostConfig(TlsKeys.host("_default_", TlsSupport.defaultKeystore()));
         }
         tomcat.getService().addConnector(connector);
         tomcat.setConnector(connector);
@@ -98,10 +100,9 @@ final class SamplesServer implements AutoCloseable {
         if (tls) {
             try {
                 if (clientContext == null) {
-                    clientContext = TlsSupport.clientContext(
-                            java.util.List.of(TlsSupport.certificate(TlsSupport.defaultKeystore())), null);
+                    clientContext = TlsSupport.keys().clientContext(null);
                 }
-                return TlsSupport.connect(port, clientContext, null, 30000);
+                return TlsKeys.connect(port, clientContext, null, 30000);
             } catch (IOException e) {
                 throw e;
             } catch (Exception e) {

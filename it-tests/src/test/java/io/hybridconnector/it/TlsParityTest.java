@@ -19,12 +19,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
+
+import io.hybridconnector.TlsKeys;
 
 import org.apache.coyote.http11.AbstractHttp11Protocol;
 import org.apache.coyote.http2.Http2Protocol;
@@ -42,7 +43,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class TlsParityTest {
 
-    private static final String PASSWORD = TlsSupport.PASSWORD;
+    private static final String PASSWORD = TlsKeys.PASSWORD;
 
     @TempDir
     static Path dir;
@@ -51,19 +52,16 @@ class TlsParityTest {
     static Path bKeystore;
     static Path clientKeystore;
     static Path clientTruststore;
-    static List<X509Certificate> serverCertificates = new java.util.ArrayList<>();
+    static TlsKeys keys;
 
     @BeforeAll
     static void makeKeys() throws Exception {
-        aKeystore = TlsSupport.keystore(dir, "a", "CN=a.test", "SAN=dns:a.test,dns:localhost,ip:127.0.0.1");
-        a2Keystore = TlsSupport.keystore(dir, "a2", "CN=a.test, OU=second", "SAN=dns:a.test,dns:localhost");
-        bKeystore = TlsSupport.keystore(dir, "b", "CN=b.test", "SAN=dns:b.test");
-        clientKeystore = TlsSupport.keystore(dir, "client", "CN=client", "SAN=ip:127.0.0.1");
-        serverCertificates.add(TlsSupport.certificate(aKeystore));
-        serverCertificates.add(TlsSupport.certificate(bKeystore));
-        serverCertificates.add(TlsSupport.certificate(a2Keystore));
-        clientTruststore = TlsSupport.truststore(dir.resolve("client-trust.p12"),
-                TlsSupport.certificate(clientKeystore));
+        keys = new TlsKeys(dir);
+        aKeystore = keys.serverKeystore("a", "CN=a.test", "a.test", "localhost");
+        a2Keystore = keys.serverKeystore("a2", "CN=a.test, OU=second", "a.test", "localhost");
+        bKeystore = keys.serverKeystore("b", "CN=b.test", "b.test");
+        clientKeystore = keys.keystore("client", "CN=client");
+        clientTruststore = keys.truststore("client-trust", TlsKeys.certificate(clientKeystore));
     }
 
     @ParameterizedTest
@@ -198,15 +196,15 @@ class TlsParityTest {
     }
 
     static SSLHostConfig host(String name, Path keystore) {
-        return TlsSupport.host(name, keystore);
+        return TlsKeys.host(name, keystore);
     }
 
     static SSLSocket connect(int port, SSLContext ctx, String sni) throws IOException {
-        return TlsSupport.connect(port, ctx, sni, 30000);
+        return TlsKeys.connect(port, ctx, sni, 30000);
     }
 
     static SSLContext clientContext(Path clientKeys) throws Exception {
-        return TlsSupport.clientContext(serverCertificates, clientKeys);
+        return keys.clientContext(clientKeys);
     }
 
     static String getFrom(String host) {

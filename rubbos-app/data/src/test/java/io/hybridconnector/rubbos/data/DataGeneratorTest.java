@@ -41,6 +41,13 @@ class DataGeneratorTest {
             long max = count(c, "SELECT MAX(n) FROM (SELECT COUNT(*) n FROM old_comments GROUP BY story_id)");
             double mean = (double) summary.oldComments() / summary.oldStories();
             assertTrue(max > 10 * mean, "max thread " + max + " vs mean " + mean);
+            // Every story has a top-level comment shown at the default filter (a ViewComment link to follow), and
+            // some comments are still rated below it.
+            for (String[] t : new String[][] {{"stories", "comments"}, {"old_stories", "old_comments"}}) {
+                assertEquals(0, count(c, "SELECT COUNT(*) FROM " + t[0] + " s WHERE NOT EXISTS (SELECT 1 FROM "
+                        + t[1] + " c WHERE c.story_id = s.id AND c.parent = 0 AND c.rating >= 0)"), t[0]);
+            }
+            assertTrue(count(c, "SELECT COUNT(*) FROM old_comments WHERE rating < 0") > 0);
             // childs matches the actual replies.
             assertEquals(0, count(c, "SELECT COUNT(*) FROM comments p WHERE p.childs <> "
                     + "(SELECT COUNT(*) FROM comments r WHERE r.parent = p.id)"));

@@ -125,11 +125,16 @@ final class MariaDb {
             s.execute("DELETE FROM " + FINGERPRINT_TABLE);
         }
         try (var insert = c.prepareStatement("INSERT INTO " + FINGERPRINT_TABLE + " VALUES (?, ?, ?)")) {
-            insert.setString(1, spec.toString());
+            insert.setString(1, recorded(spec));
             insert.setTimestamp(2, Timestamp.valueOf(LocalDateTime.now()));
             insert.setString(3, fingerprint(c));
             insert.executeUpdate();
         }
+    }
+
+    /** The data set's description as recorded: its spec and the generator's version. */
+    private static String recorded(DataSpec spec) {
+        return spec + ", generator " + DataGenerator.VERSION;
     }
 
     private static Optional<String> current(Connection c, DataSpec spec) {
@@ -138,7 +143,7 @@ final class MariaDb {
             if (!r.next()) {
                 return Optional.empty();
             }
-            boolean sameScale = spec.toString().equals(r.getString(1));
+            boolean sameScale = recorded(spec).equals(r.getString(1));
             Timestamp loadedAt = r.getTimestamp(2);
             boolean fresh = loadedAt.toLocalDateTime().isAfter(LocalDateTime.now().minusDays(1));
             String now = fingerprint(c);
