@@ -137,11 +137,14 @@ public final class ThreeTierRun implements Callable<Integer> {
     /** CPUs of the machine, counted before this JVM pins itself. */
     private final int machineCpus = Runtime.getRuntime().availableProcessors();
 
+    /** @return {@code --warmup}, or its default: 240 s when Tomcat is capped, 20 s otherwise */
+    long warmupSeconds() {
+        return warmup >= 0 ? warmup : tomcatCpuShare > 0 ? 240 : 20;
+    }
+
     @Override
     public Integer call() throws Exception {
-        if (warmup < 0) {
-            warmup = tomcatCpuShare > 0 ? 240 : 20;
-        }
+        warmup = warmupSeconds();
         if (out == null) {
             out = Path.of("target", "rubbos-results", "3tier-" + LocalDateTime.now().format(
                     DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
