@@ -116,9 +116,8 @@ class ReportTest {
             rows.add(new RunResult.Row(s, counts[s.ordinal()], 0, 0, 1, 1, 1, 1, 1));
             interactions += s.isInteraction() ? counts[s.ordinal()] : 0;
         }
-        RunResult result = new RunResult(10, 30, interactions, 0, interactions / 30.0, 1, 1, 1, 1, 1, 5,
-                java.util.Arrays.stream(noLinksTo).sum(), rows, boxed(noLinksTo), boxed(fallbacks),
-                boxed(noLinksOn));
+        RunResult result = new RunResult(10, 30, interactions, 0, interactions / 30.0, 1, 1, 1, 1, 1, 5, rows,
+                boxed(noLinksTo), boxed(fallbacks), boxed(noLinksOn));
         ProcessMeter.Rates rates = new ProcessMeter.Rates(10, 100, 1000);
         return new SweepPoint(ConnectorChoice.values()[0], 10, result, rates, rates);
     }

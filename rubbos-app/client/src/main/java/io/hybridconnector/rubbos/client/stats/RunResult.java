@@ -21,7 +21,6 @@ import org.HdrHistogram.Histogram;
  * @param p99Ms       99th percentile, ms
  * @param maxMs       maximum, ms
  * @param sessions    sessions that ended in the phase
- * @param noLinks     transitions turned into Back because the page had no link to follow
  * @param rows        per state, in state order, BACK and END included
  * @param noLinksTo   per state, in state order: transitions to it that found no link on the page
  * @param fallbacks   per state, in state order: its requests made as the Back that replaced such a transition
@@ -29,8 +28,7 @@ import org.HdrHistogram.Histogram;
  */
 public record RunResult(int users, double seconds, long interactions, long errors, double throughput,
                         double meanMs, double p50Ms, double p90Ms, double p99Ms, double maxMs, long sessions,
-                        long noLinks, List<Row> rows, List<Long> noLinksTo, List<Long> fallbacks,
-                        List<Long> noLinksOn) {
+                        List<Row> rows, List<Long> noLinksTo, List<Long> fallbacks, List<Long> noLinksOn) {
 
     /** One state's line. */
     public record Row(State state, long count, long errors, double percent, double meanMs, double p50Ms,
@@ -64,12 +62,16 @@ public record RunResult(int users, double seconds, long interactions, long error
         return new RunResult(users, seconds, requests, errors, everything / seconds,
                 any ? all.getMean() / 1000 : 0, any ? ms(all, 50) : 0, any ? ms(all, 90) : 0,
                 any ? ms(all, 99) : 0, any ? all.getMaxValue() / 1000.0 : 0, stats.sessions(phase),
-                stats.noLinks(phase), List.copyOf(rows), List.copyOf(noLinksTo), List.copyOf(fallbacks),
-                List.copyOf(noLinksOn));
+                List.copyOf(rows), List.copyOf(noLinksTo), List.copyOf(fallbacks), List.copyOf(noLinksOn));
     }
 
     private static double ms(Histogram h, double percentile) {
         return h.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    /** @return transitions turned into Back because the page had no link to follow */
+    public long noLinks() {
+        return noLinksTo.stream().mapToLong(Long::longValue).sum();
     }
 
     /** @return the row of {@code state} */

@@ -129,10 +129,6 @@ public final class Stats {
         return sessionMillis.get(phase).sum();
     }
 
-    public long noLinks(Phase phase) {
-        return noLink.get(phase).values().stream().mapToLong(LongAdder::sum).sum();
-    }
-
     /** @return transitions to {@code target} that found no link on the page */
     public long noLinks(Phase phase, State target) {
         return noLink.get(phase).get(target).sum();
