@@ -68,7 +68,7 @@ public final class ThreeTierRun implements Callable<Integer> {
     @Option(names = "--warmup", defaultValue = "-1",
             description = "seconds of unrecorded load per connector, for the JIT (default: 20, or 240 with "
                     + "--tomcat-cpu-share: under the quota the JIT compiler gets that share of a CPU too, and stock NIO "
-                    + "measured 44 % below its warmed throughput after 40 s)")
+                    + "measured 44 %% below its warmed throughput after 40 s)")
     long warmup;
     @Option(names = "--up", defaultValue = "10", description = "up-ramp seconds per point (default: ${DEFAULT-VALUE})")
     long up;

@@ -95,6 +95,24 @@ class ReportTest {
     }
 
     @Test
+    void eachPointsMixIsShownOnItsOwn() {
+        long[] exact = new long[State.values().length];
+        for (var e : Report.expectedMix(Mix.READ_WRITE).entrySet()) {
+            exact[e.getKey().ordinal()] = Math.round(10 * e.getValue());
+        }
+        exact[State.Search.ordinal()] = 276;
+        long[] skewed = exact.clone();
+        skewed[State.StoriesOfTheDay.ordinal()] += 30;
+        skewed[State.ViewComment.ordinal()] -= 30;
+        long[] noLinksTo = new long[State.values().length];
+        noLinksTo[State.ViewComment.ordinal()] = 30;
+        long[] none = new long[State.values().length];
+        String md = Report.mixByPoint(List.of(point(exact), point(skewed, noLinksTo, none, none)), Mix.READ_WRITE);
+        assertTrue(md.contains("| stock | 10 | 1000 | StoriesOfTheDay +0.0, RegisterUser +0.0 | yes | 0.0 |"), md);
+        assertTrue(md.contains("| stock | 10 | 1000 | StoriesOfTheDay +3.0, ViewComment -3.0 | no | 3.0 |"), md);
+    }
+
+    @Test
     void theReportHasAMixCheckForBothMixes(@TempDir Path dir) throws Exception {
         long[] counts = new long[State.values().length];
         counts[State.StoriesOfTheDay.ordinal()] = 10;

@@ -2,6 +2,10 @@ package io.hybridconnector.rubbos.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
 import org.junit.jupiter.api.Test;
 
 import picocli.CommandLine;
@@ -25,5 +29,19 @@ class ThreeTierRunOptionsTest {
     void anExplicitWarmUpWins() {
         assertEquals(40, parse("--tomcat-cpu-share", "0.3", "--warmup", "40").warmupSeconds());
         assertEquals(0, parse("--warmup", "0").warmupSeconds());
+    }
+
+    @Test
+    void theHelpFormatsEveryDescription() {
+        // A bare '%' in a description makes picocli warn on stderr and show the text unformatted.
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
+        try {
+            new CommandLine(new ThreeTierRun()).getUsageMessage(CommandLine.Help.Ansi.OFF);
+        } finally {
+            System.setErr(stderr);
+        }
+        assertEquals("", warnings.toString(StandardCharsets.UTF_8));
     }
 }
