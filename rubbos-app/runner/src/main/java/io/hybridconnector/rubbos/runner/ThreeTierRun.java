@@ -44,6 +44,12 @@ import picocli.CommandLine.Option;
         description = "RUBBoS through Apache httpd -> Tomcat (stock NIO or hybrid) -> MariaDB, sweeping users.")
 public final class ThreeTierRun implements Callable<Integer> {
 
+    /** When to (re)load MariaDB's data ({@code --load}). */
+    enum DataLoad { AUTO, ALWAYS, NEVER }
+
+    /** What to do when httpd or MariaDB is not installed ({@code --if-missing}). */
+    enum WhenMissing { FAIL, EMBEDDED }
+
     @Option(names = "--war", defaultValue = "${sys:rubbos.war:-target/wars/rubbos.war}",
             description = "the RUBBoS WAR (default: ${DEFAULT-VALUE})")
     Path war;
@@ -82,7 +88,7 @@ public final class ThreeTierRun implements Callable<Integer> {
     @Option(names = "--load", defaultValue = "auto", description = "before each point: auto (load when the database "
             + "does not hold today's data set of this scale exactly as loaded; a read/write point changes it), always "
             + "or never (default: ${DEFAULT-VALUE})")
-    String load;
+    DataLoad load;
     @Option(names = "--copies", defaultValue = "1", description = "Tomcat instances behind mod_proxy_balancer "
             + "(the N-copy model; 1 = mod_proxy_http to one Tomcat) (default: ${DEFAULT-VALUE})")
     int copies;
@@ -123,7 +129,7 @@ public final class ThreeTierRun implements Callable<Integer> {
     boolean diagnose;
     @Option(names = "--if-missing", defaultValue = "fail", description = "fail (print how to install httpd or "
             + "MariaDB) or embedded (run the 2-tier quick mode with H2 instead) (default: ${DEFAULT-VALUE})")
-    String ifMissing;
+    WhenMissing ifMissing;
     @Option(names = "--work", defaultValue = "target/rubbos-3tier-work",
             description = "where the CATALINA_BASEs and httpd's configuration go (default: ${DEFAULT-VALUE})")
     Path work;
@@ -131,7 +137,12 @@ public final class ThreeTierRun implements Callable<Integer> {
     Path out;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new ThreeTierRun()).execute(args));
+        System.exit(commandLine(new ThreeTierRun()).execute(args));
+    }
+
+    /** @return the command line of {@code run}, its choices ({@code --load}, {@code --if-missing}) in any case */
+    static CommandLine commandLine(ThreeTierRun run) {
+        return new CommandLine(run).setCaseInsensitiveEnumValuesAllowed(true);
     }
 
     /** CPUs of the machine, counted before this JVM pins itself. */
@@ -152,7 +163,7 @@ public final class ThreeTierRun implements Callable<Integer> {
         Optional<String> missing = missing();
         if (missing.isPresent()) {
             System.out.println(missing.get());
-            if (ifMissing.equals("embedded")) {
+            if (ifMissing == WhenMissing.EMBEDDED) {
                 System.out.println("\n--if-missing=embedded: running the 2-tier quick mode (embedded Tomcat + H2).");
                 return new CommandLine(new Fig3Run()).execute(fallbackArgs());
             }
@@ -169,7 +180,7 @@ public final class ThreeTierRun implements Callable<Integer> {
             pin(ProcessHandle.current().pid(), frontCpus);
         }
         fitPoolsToDatabase(jdbc);
-        if (!load.equals("never")) {
+        if (load != DataLoad.NEVER) {
             // Before the first Tomcat starts: its readiness check reads the home page, which needs the tables.
             System.out.println("MariaDB: " + MariaDb.loadIfStale(jdbc, spec, false));
         }
@@ -268,10 +279,10 @@ public final class ThreeTierRun implements Callable<Integer> {
         Optional<Long> db = MariaDb.pid();
         ProcessMeter self = new ProcessMeter(ProcessHandle.current().pid());
         for (int n : users) {
-            if (!load.equals("never")) {
+            if (load != DataLoad.NEVER) {
                 // Every point starts from the data as generated, not from what the warm-up or the points before
                 // wrote (stories without comments on top of the home page change the walk).
-                System.out.println("  MariaDB: " + MariaDb.loadIfStale(jdbc, spec, load.equals("always")));
+                System.out.println("  MariaDB: " + MariaDb.loadIfStale(jdbc, spec, load == DataLoad.ALWAYS));
             }
             ProcessMeter.Sample[][] s = new ProcessMeter.Sample[4][2];
             String name = connector.label() + "-" + n + "users";

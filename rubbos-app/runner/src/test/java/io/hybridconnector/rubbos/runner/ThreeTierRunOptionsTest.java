@@ -1,6 +1,8 @@
 package io.hybridconnector.rubbos.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -14,7 +16,7 @@ class ThreeTierRunOptionsTest {
 
     private static ThreeTierRun parse(String... args) {
         ThreeTierRun run = new ThreeTierRun();
-        new CommandLine(run).parseArgs(args);
+        ThreeTierRun.commandLine(run).parseArgs(args);
         return run;
     }
 
@@ -32,13 +34,25 @@ class ThreeTierRunOptionsTest {
     }
 
     @Test
+    void theDataLoadAndTheMissingServerChoicesAreCheckedWhenParsed() {
+        assertEquals(ThreeTierRun.DataLoad.AUTO, parse().load);
+        assertEquals(ThreeTierRun.DataLoad.ALWAYS, parse("--load=always").load);
+        assertEquals(ThreeTierRun.WhenMissing.FAIL, parse().ifMissing);
+        assertEquals(ThreeTierRun.WhenMissing.EMBEDDED, parse("--if-missing", "embedded").ifMissing);
+        // A typo used to run as "auto" without a word.
+        CommandLine.ParameterException e = assertThrows(CommandLine.ParameterException.class,
+                () -> parse("--load=sometimes"));
+        assertTrue(e.getMessage().contains("--load") && e.getMessage().contains("AUTO, ALWAYS, NEVER"), e.getMessage());
+    }
+
+    @Test
     void theHelpFormatsEveryDescription() {
         // A bare '%' in a description makes picocli warn on stderr and show the text unformatted.
         PrintStream stderr = System.err;
         ByteArrayOutputStream warnings = new ByteArrayOutputStream();
         System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
         try {
-            new CommandLine(new ThreeTierRun()).getUsageMessage(CommandLine.Help.Ansi.OFF);
+            ThreeTierRun.commandLine(new ThreeTierRun()).getUsageMessage(CommandLine.Help.Ansi.OFF);
         } finally {
             System.setErr(stderr);
         }
