@@ -105,8 +105,13 @@ abstract class InteractionsContract {
         long inCategory = scalar("SELECT COUNT(*) FROM stories WHERE category = " + category);
         String page = ok(S + "BrowseStoriesByCategory?category=" + category + "&categoryName=X&page=0&nbOfStories=20");
         assertEquals(Math.min(20, inCategory), count(page, "ViewStory\\?storyId="));
-        assertTrue(ok(S + "BrowseStoriesByCategory?category=" + category + "&page=500&nbOfStories=20")
-                .contains("Sorry"));
+        String pastTheEnd = ok(S + "BrowseStoriesByCategory?category=" + category + "&page=500&nbOfStories=20");
+        assertTrue(pastTheEnd.contains("Sorry"));
+        // The original's link structure: a page that listed stories always offers the next one, however few it
+        // listed; a page past the end offers only the previous one.
+        assertTrue(page.contains(">Next page<") && !page.contains(">Previous page<"), page);
+        assertTrue(pastTheEnd.contains("page=499") && pastTheEnd.contains(">Previous page<")
+                && !pastTheEnd.contains(">Next page<"), pastTheEnd);
     }
 
     @Test

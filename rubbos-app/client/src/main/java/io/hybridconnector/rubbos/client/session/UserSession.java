@@ -102,7 +102,10 @@ public final class UserSession implements Runnable {
                 stats.transition(clock.at(System.nanoTime()), State.END);
                 break;
             }
-            if (current.html().contains("Sorry")) {
+            if (next != State.BACK && current.html().contains("Sorry")) {
+                Page previous = history.peek();
+                stats.sorryBack(clock.at(System.nanoTime()), next,
+                        previous == null ? State.StoriesOfTheDay : previous.state());
                 next = State.BACK;
             }
             current = next == State.BACK ? back(history) : forward(next, current, history);

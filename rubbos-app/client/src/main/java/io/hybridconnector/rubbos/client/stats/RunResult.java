@@ -23,12 +23,15 @@ import org.HdrHistogram.Histogram;
  * @param sessions    sessions that ended in the phase
  * @param rows        per state, in state order, BACK and END included
  * @param noLinksTo   per state, in state order: transitions to it that found no link on the page
- * @param fallbacks   per state, in state order: its requests made as the Back that replaced such a transition
+ * @param fallbacks   per state, in state order: its requests made as the Back that replaced such a transition or a
+ *                    transition in {@code sorryBacksTo}
  * @param noLinksOn   per state, in state order: transitions that found no link on a page of it
+ * @param sorryBacksTo per state, in state order: transitions to it replaced by a Back because the page said "Sorry"
  */
 public record RunResult(int users, double seconds, long interactions, long errors, double throughput,
                         double meanMs, double p50Ms, double p90Ms, double p99Ms, double maxMs, long sessions,
-                        List<Row> rows, List<Long> noLinksTo, List<Long> fallbacks, List<Long> noLinksOn) {
+                        List<Row> rows, List<Long> noLinksTo, List<Long> fallbacks, List<Long> noLinksOn,
+                        List<Long> sorryBacksTo) {
 
     /** One state's line. */
     public record Row(State state, long count, long errors, double percent, double meanMs, double p50Ms,
@@ -45,10 +48,12 @@ public record RunResult(int users, double seconds, long interactions, long error
         List<Long> noLinksTo = new ArrayList<>();
         List<Long> fallbacks = new ArrayList<>();
         List<Long> noLinksOn = new ArrayList<>();
+        List<Long> sorryBacksTo = new ArrayList<>();
         for (State s : State.values()) {
             noLinksTo.add(stats.noLinks(phase, s));
             fallbacks.add(stats.fallbacks(phase, s));
             noLinksOn.add(stats.noLinksOn(phase, s));
+            sorryBacksTo.add(stats.sorryBacks(phase, s));
             Stats.Cell cell = stats.cell(phase, s);
             Histogram h = cell.histogram();
             boolean timed = s.isInteraction() && h.getTotalCount() > 0;
@@ -62,7 +67,8 @@ public record RunResult(int users, double seconds, long interactions, long error
         return new RunResult(users, seconds, requests, errors, everything / seconds,
                 any ? all.getMean() / 1000 : 0, any ? ms(all, 50) : 0, any ? ms(all, 90) : 0,
                 any ? ms(all, 99) : 0, any ? all.getMaxValue() / 1000.0 : 0, stats.sessions(phase),
-                List.copyOf(rows), List.copyOf(noLinksTo), List.copyOf(fallbacks), List.copyOf(noLinksOn));
+                List.copyOf(rows), List.copyOf(noLinksTo), List.copyOf(fallbacks), List.copyOf(noLinksOn),
+                List.copyOf(sorryBacksTo));
     }
 
     private static double ms(Histogram h, double percentile) {
@@ -72,6 +78,11 @@ public record RunResult(int users, double seconds, long interactions, long error
     /** @return transitions turned into Back because the page had no link to follow */
     public long noLinks() {
         return noLinksTo.stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** @return transitions turned into Back because the page before said "Sorry" */
+    public long sorryBacks() {
+        return sorryBacksTo.stream().mapToLong(Long::longValue).sum();
     }
 
     /** @return the row of {@code state} */

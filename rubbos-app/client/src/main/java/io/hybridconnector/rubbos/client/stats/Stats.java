@@ -26,6 +26,7 @@ public final class Stats {
     private final Map<Phase, Map<State, LongAdder>> noLink = new EnumMap<>(Phase.class);
     private final Map<Phase, Map<State, LongAdder>> fallback = new EnumMap<>(Phase.class);
     private final Map<Phase, Map<State, LongAdder>> noLinkOn = new EnumMap<>(Phase.class);
+    private final Map<Phase, Map<State, LongAdder>> sorryBack = new EnumMap<>(Phase.class);
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
 
@@ -60,6 +61,7 @@ public final class Stats {
             noLink.put(p, adders());
             fallback.put(p, adders());
             noLinkOn.put(p, adders());
+            sorryBack.put(p, adders());
         }
     }
 
@@ -110,6 +112,17 @@ public final class Stats {
         }
     }
 
+    /**
+     * Counts a transition to {@code target} that was not made because the page before it said "Sorry" (nothing
+     * matched), and the page {@code requestedInstead} that the Back taken instead re-requested.
+     */
+    public void sorryBack(Phase phase, State target, State requestedInstead) {
+        if (phase != null) {
+            sorryBack.get(phase).get(target).increment();
+            fallback.get(phase).get(requestedInstead).increment();
+        }
+    }
+
     public void sessionEnded(Phase phase, long millis) {
         if (phase != null) {
             sessions.get(phase).increment();
@@ -139,7 +152,12 @@ public final class Stats {
         return noLinkOn.get(phase).get(state).sum();
     }
 
-    /** @return requests of {@code state} made as the Back that replaced a transition with no link */
+    /** @return transitions to {@code target} replaced by a Back because the page before said "Sorry" */
+    public long sorryBacks(Phase phase, State target) {
+        return sorryBack.get(phase).get(target).sum();
+    }
+
+    /** @return requests of {@code state} made as the Back that replaced a transition (no link, or a "Sorry" page) */
     public long fallbacks(Phase phase, State state) {
         return fallback.get(phase).get(state).sum();
     }

@@ -37,7 +37,7 @@ public class BrowseStoriesByCategory extends RubbosServlet {
                 page.raw(pageNo == 0 ? "<p>Sorry, but there is no story available in this category.</p>\n"
                         : "<p>Sorry, but there are no more stories in this category.</p>\n");
             }
-            page.pager(pageNo, shown == size, "BrowseStoriesByCategory", "category", category, "categoryName", name,
+            page.pager(pageNo, shown > 0, "BrowseStoriesByCategory", "category", category, "categoryName", name,
                     "nbOfStories", size);
         }
     }

@@ -55,7 +55,7 @@ public class OlderStories extends RubbosServlet {
         if (shown == 0) {
             page.raw("<p>Sorry, but there are no stories available for this date.</p>\n");
         }
-        page.pager(pageNo, shown == size, "OlderStories", "day", day, "month", month, "year", year,
+        page.pager(pageNo, shown > 0, "OlderStories", "day", day, "month", month, "year", year,
                 "nbOfStories", size);
     }
 

@@ -62,7 +62,7 @@ public class Search extends RubbosServlet {
         if (shown == 0) {
             page.raw("<p>Sorry, but no match was found.</p>\n");
         }
-        page.pager(pageNo, shown == size, "Search", "type", type, "search", search, "nbOfStories", size);
+        page.pager(pageNo, shown > 0, "Search", "type", type, "search", search, "nbOfStories", size);
     }
 
     private static int stories(Connection c, String table, String column, String pattern, int pageNo, int size,

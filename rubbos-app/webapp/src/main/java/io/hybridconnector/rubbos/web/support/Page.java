@@ -82,14 +82,21 @@ public final class Page {
         return this;
     }
 
-    /** Appends "Previous page" / "Next page" links of a paginated list. */
-    public Page pager(int page, boolean full, String servlet, Object... namesAndValues) {
+    /**
+     * Appends the "Previous page" / "Next page" links of a paginated list, with the original's link structure: a page
+     * that listed something always offers the next page, even when it was the last one (the next is then an empty
+     * "Sorry" page, from which the client goes back); a page past the end offers only the previous one. The client's
+     * paging step (a list state following itself in the transition tables) therefore always finds a link to follow.
+     *
+     * @param listed whether this page listed at least one row
+     */
+    public Page pager(int page, boolean listed, String servlet, Object... namesAndValues) {
         html.append("<p>");
         if (page > 0) {
             link("Previous page", servlet, withPage(namesAndValues, page - 1));
             html.append(' ');
         }
-        if (full) {
+        if (listed) {
             link("Next page", servlet, withPage(namesAndValues, page + 1));
         }
         html.append("</p>\n");
