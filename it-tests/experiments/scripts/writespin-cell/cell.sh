@@ -1,8 +1,10 @@
 #!/bin/bash
-# cell.sh PID PORT SECONDS [CONNECTIONS] [KB]: one measured window of wrk (tccx, CPU 1) against the Tomcat JVM PID.
+# cell.sh PID PORT SECONDS [CONNECTIONS] [KB]: one measured window of wrk (CLIENT_NS, CPU 1; env.sh) against the
+# JVM PID.
 # Prints req/s, CPU us per request from /proc/PID/stat (user, system), context switches per request summed over
 # /proc/PID/task/*/status per thread (a thread that exits during the window keeps what it had counted, one that
 # starts counts from zero), and the threads (by name) that used the CPU.
+. "$(dirname "$0")"/env.sh
 PID=$1; PORT=$2; T=$3; C=${4:-100}; KB=${5:-100}
 TICK=$(getconf CLK_TCK); TMP=$(mktemp -d)
 times() { awk '{print $14, $15}' /proc/$PID/stat; }
@@ -11,7 +13,7 @@ switches() { for t in /proc/$PID/task/*; do awk -v t=${t##*/} '/ctxt_switches/ {
 threads() { for t in /proc/$PID/task/*; do echo "$(tr ' ' '_' < $t/comm 2>/dev/null) $(awk '{print $14 + $15}' $t/stat 2>/dev/null)"; done; }
 threads > $TMP/before
 read u0 s0 <<<"$(times)"; switches > $TMP/switches-before
-out=$(ip netns exec tccx taskset -c 1 wrk -t1 -c$C -d${T}s "http://10.88.0.1:$PORT/samples/size?kb=$KB" 2>&1)
+out=$("${IN_CLIENT_NS[@]}" taskset -c 1 wrk -t1 -c$C -d${T}s "http://$HOST:$PORT/samples/$EP?kb=$KB" 2>&1)
 read u1 s1 <<<"$(times)"; switches > $TMP/switches-after
 threads > $TMP/after
 python3 - "$(echo "$out" | awk '/requests in/ {print $1}')" "$(echo "$out" | awk '/Requests\/sec/ {print $2}')" \
@@ -25,7 +27,7 @@ def per_thread(name):
 before, after = per_thread("switches-before"), per_thread("switches-after")
 switches = sum(n - before.get(t, 0) for t, n in after.items())
 us = lambda ticks: ticks * 1e6 / tick / reqs
-print(f"req/s {rps:.0f} cpu {us(u1 - u0 + s1 - s0):.0f} us/req (user {us(u1 - u0):.0f} sys {us(s1 - s0):.0f}) "
+print(f"req/s {rps:.0f} cpu {us(u1 - u0 + s1 - s0):.1f} us/req (user {us(u1 - u0):.1f} sys {us(s1 - s0):.1f}) "
       f"cs/req {switches / reqs:.2f} {errors}")
 def load(name):
     d = {}
@@ -36,6 +38,6 @@ def load(name):
     return d
 a, b = load("before"), load("after")
 top = sorted(((b[k] - a.get(k, 0), k) for k in b), reverse=True)[:5]
-print("  threads:", ", ".join(f"{k} {us(v):.0f}" for v, k in top if v > 0))
+print("  threads:", ", ".join(f"{k} {us(v):.1f}" for v, k in top if v > 0))
 PY
 rm -rf $TMP

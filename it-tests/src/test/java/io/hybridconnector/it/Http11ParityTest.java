@@ -1,5 +1,6 @@
 package io.hybridconnector.it;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -59,6 +60,19 @@ class Http11ParityTest {
                     assertTrue(Character.isLetterOrDigit(b));
                 }
             }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(ConnectorUnderTest.class)
+    void aFixedBodyIsTheSameEveryTime(ConnectorUnderTest which) throws Exception {
+        try (Socket s = server(which).connect()) {
+            byte[] first = RawHttp.exchange(s, RawHttp.get("/samples/fixed?kb=100")).body();
+            assertEquals(102_400, first.length);
+            for (int i = 0; i < 3; i++) {
+                assertArrayEquals(first, RawHttp.exchange(s, RawHttp.get("/samples/fixed?kb=100")).body());
+            }
+            assertEquals(400, RawHttp.exchange(s, RawHttp.get("/samples/fixed?kb=x")).status());
         }
     }
 

@@ -1,0 +1,32 @@
+package io.hybridconnector.samples;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * Bodies made once per size and then reused, so that a response of that size costs the servlet almost nothing and
+ * a measurement of it is a measurement of the connector. At most {@link #MAX_SIZES} sizes are kept; a request for
+ * another size gets a fresh body, so a client walking through sizes cannot grow the heap without bound.
+ */
+final class FixedBodies {
+
+    static final int MAX_SIZES = 32;
+
+    private final ConcurrentMap<Integer, byte[]> bodies = new ConcurrentHashMap<>();
+
+    /** The body of {@code bytes} bytes, the same array for every request of that size while it is kept. */
+    byte[] of(int bytes) {
+        byte[] body = bodies.get(bytes);
+        if (body != null) {
+            return body;
+        }
+        if (bodies.size() >= MAX_SIZES) {
+            return RandomBody.generate(bytes);
+        }
+        return bodies.computeIfAbsent(bytes, RandomBody::generate);
+    }
+
+    int kept() {
+        return bodies.size();
+    }
+}
