@@ -19,6 +19,15 @@ final class Plan {
             return new Workload("size " + kb + " KB", "/samples/size?kb=" + kb, Math.round(Double.parseDouble(kb) * 1024));
         }
 
+        /**
+         * The samples' {@code /fixed}: a body made once per size, so that a cell measures the connector and not how
+         * each JVM compiled the servlet's body loop (at 100 KB that loop is most of {@code size}'s CPU).
+         */
+        static Workload fixed(String kb) {
+            return new Workload("fixed " + kb + " KB", "/samples/fixed?kb=" + kb,
+                    Math.round(Double.parseDouble(kb) * 1024));
+        }
+
         static Workload mix(int heavyPercent) {
             return new Workload("mix " + heavyPercent + "% heavy",
                     "/samples/mix?heavyPercent=" + heavyPercent + "&heavyKb=100&lightKb=0.1", -1);
@@ -99,6 +108,10 @@ final class Plan {
                 loop.add(new Cell("matrix", "loopback", Workload.size(kb), c, Duration.ZERO, matrixVariants));
             }
         }
+        // The connectors' own cost at 100 KB: the same load with a body made once (2026-11-24: with a fresh body per
+        // request the order of ours and Jetty followed each JVM's compilation of the servlet's loop).
+        loop.add(new Cell("connector", "loopback", Workload.fixed("100"), 100, Duration.ZERO,
+                full ? List.of("nio", "nio2", "jetty", "ours", "sync") : List.of("nio", "jetty", "ours")));
         phases.add(new Phase("loopback", false, all, loop, full ? 3 : 1, ms(full ? 400 : 300), ms(full ? 1200 : 800),
                 ms(full ? 5000 : 1000), true));
 

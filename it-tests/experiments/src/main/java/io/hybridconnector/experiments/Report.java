@@ -55,6 +55,7 @@ final class Report {
         r.writeSpin();
         r.agreement();
         r.matrix();
+        r.connectorOnly();
         r.table2();
         r.table3();
         r.table5();
@@ -631,6 +632,32 @@ final class Report {
     }
 
     // ---- seeds/000 tables ----
+
+    private void connectorOnly() {
+        p("## The connectors alone: 100 KB made once (`/samples/fixed`), c=100, loopback");
+        p("");
+        String w = Plan.Workload.fixed("100").label();
+        if (!has("connector")) {
+            p("Not run.");
+            p("");
+            return;
+        }
+        p("The matrix's `/size` makes a fresh 100 KB body per request, most of a request's CPU and compiled by each"
+                + " JVM in its own way; here the body is made once, so the CPU per request is the connector's and"
+                + " Tomcat's (or Jetty's). Median (min-max); ratios per round to stock NIO.");
+        p("");
+        p("| variant | CPU us / request | req/s | write() / request | CPU / NIO, per-round ratios | req/s / NIO, per-round ratios |");
+        p("|---|---|---|---|---|---|");
+        rows.stream().filter(r -> r.s("experiment").equals("connector")).map(r -> r.s("variant")).distinct()
+                .sorted((x, y) -> order(x) - order(y))
+                .forEach(v -> p("| %s | %s | %s | %s | %s | %s |", name(v),
+                        a.stat("connector", "loopback", w, 100, v, "cpu_us_per_req").text(),
+                        a.stat("connector", "loopback", w, 100, v, "rps").text(),
+                        a.stat("connector", "loopback", w, 100, v, "write_per_req").text(),
+                        ratioToNio("connector", "loopback", w, 100, v, "cpu_us_per_req").text(),
+                        ratioToNio("connector", "loopback", w, 100, v, "rps").text()));
+        p("");
+    }
 
     private void table2() {
         p("## seeds/000 Table 2: context switches (x1000 per second), async vs sync");
