@@ -23,6 +23,7 @@ for s in servers:
     mine = [r for r in rows if r[1] == s]
     rps = [by[(r[0], s)][2] / by[(r[0], ref)][2] for r in mine if (r[0], ref) in by]
     cpu = [by[(r[0], s)][3] / by[(r[0], ref)][3] for r in mine if (r[0], ref) in by]
-    print(f"| {s} | {span([r[2] for r in mine])} | {span([r[3] for r in mine], '{:,.1f}' if max(r[3] for r in mine) < 100 else '{:,.0f}')} | "
+    cpu_fmt = "{:,.1f}" if max(r[3] for r in mine) < 100 else "{:,.0f}"
+    print(f"| {s} | {span([r[2] for r in mine])} | {span([r[3] for r in mine], cpu_fmt)} | "
           f"{span([r[4] for r in mine if r[4] >= 0], '{:.1f}')} | {', '.join(f'{x:.2f}' for x in rps)} | "
           f"{', '.join(f'{x:.2f}' for x in cpu)} |")

@@ -17,10 +17,12 @@ final class FixedBodies {
     /** The body of {@code bytes} bytes, the same array for every request of that size while it is kept. */
     byte[] of(int bytes) {
         byte[] body = bodies.get(bytes);
-        if (body != null) {
-            return body;
-        }
-        if (bodies.size() >= MAX_SIZES) {
+        return body != null ? body : keep(bytes);
+    }
+
+    /** The first request of a size, rare: serialised so that the bound holds exactly. */
+    private synchronized byte[] keep(int bytes) {
+        if (bodies.size() >= MAX_SIZES && !bodies.containsKey(bytes)) {
             return RandomBody.generate(bytes);
         }
         return bodies.computeIfAbsent(bytes, RandomBody::generate);

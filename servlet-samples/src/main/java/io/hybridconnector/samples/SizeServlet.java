@@ -22,6 +22,11 @@ public class SizeServlet extends HttpServlet {
             Responses.badRequest(resp, e.getMessage());
             return;
         }
-        Responses.bytes(resp, RandomBody.generate(bytes));
+        Responses.bytes(resp, body(bytes));
+    }
+
+    /** The body of one response: here a fresh one per request, as the papers' servlet makes it. */
+    protected byte[] body(int bytes) {
+        return RandomBody.generate(bytes);
     }
 }

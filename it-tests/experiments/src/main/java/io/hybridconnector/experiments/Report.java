@@ -646,16 +646,16 @@ final class Report {
                 + " JVM in its own way; here the body is made once, so the CPU per request is the connector's and"
                 + " Tomcat's (or Jetty's). Median (min-max); ratios per round to stock NIO.");
         p("");
-        p("| variant | CPU us / request | req/s | write() / request | CPU / NIO, per-round ratios | req/s / NIO, per-round ratios |");
+        p("| variant | CPU us / request | req/s | write() / request | CPU / NIO, per-round ratios"
+                + " | req/s / NIO, per-round ratios |");
         p("|---|---|---|---|---|---|");
-        rows.stream().filter(r -> r.s("experiment").equals("connector")).map(r -> r.s("variant")).distinct()
-                .sorted((x, y) -> order(x) - order(y))
-                .forEach(v -> p("| %s | %s | %s | %s | %s | %s |", name(v),
-                        a.stat("connector", "loopback", w, 100, v, "cpu_us_per_req").text(),
-                        a.stat("connector", "loopback", w, 100, v, "rps").text(),
-                        a.stat("connector", "loopback", w, 100, v, "write_per_req").text(),
-                        ratioToNio("connector", "loopback", w, 100, v, "cpu_us_per_req").text(),
-                        ratioToNio("connector", "loopback", w, 100, v, "rps").text()));
+        for (String v : variantsOf("connector", "loopback", w, 100)) {
+            p("| %s | %s | %s | %s | %s | %s |", name(v), st("connector", "loopback", w, 100, v, "cpu_us_per_req"),
+                    st("connector", "loopback", w, 100, v, "rps"),
+                    st("connector", "loopback", w, 100, v, "write_per_req"),
+                    ratioToNio("connector", "loopback", w, 100, v, "cpu_us_per_req").text(),
+                    ratioToNio("connector", "loopback", w, 100, v, "rps").text());
+        }
         p("");
     }
 
