@@ -8,7 +8,9 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import io.hybridconnector.rubbos.client.stats.ResultFiles;
@@ -213,18 +215,19 @@ final class Report {
                 + " | Replaced by a Back, % of requests |\n|---|---:|---:|---|---|---|---|---:|\n");
         for (SweepPoint p : points) {
             MixCount count = MixCount.of(List.of(p));
-            String[] counted = farthest(mix, count::chosenPercent);
-            String[] served = farthest(mix, count::measuredPercent);
-            md.append(String.format(Locale.ROOT, "| %s | %d | %d | %s | %s | %s | %s | %.1f |%n",
-                    p.connector().label(), p.users(), count.measuredTotal, counted[0], counted[1], served[0],
-                    served[1], count.measuredTotal == 0 ? 0
+            md.append(String.format(Locale.ROOT, "| %s | %d | %d | %s | %s | %.1f |%n", p.connector().label(),
+                    p.users(), count.measuredTotal, farthestCells(mix, count::chosenPercent),
+                    farthestCells(mix, count::measuredPercent), count.measuredTotal == 0 ? 0
                             : 100.0 * (count.noLinks + count.sorryBacks) / count.measuredTotal));
         }
         return md.toString();
     }
 
-    /** @return the two interactions farthest from the expected mix, and "yes" or "no" for all within tolerance */
-    private static String[] farthest(Mix mix, java.util.function.ToDoubleFunction<State> percent) {
+    /**
+     * @return two table cells: the two interactions farthest from the expected mix, and "yes" or "no" for all within
+     *         tolerance
+     */
+    private static String farthestCells(Mix mix, ToDoubleFunction<State> percent) {
         List<Map.Entry<State, Double>> byDistance = new ArrayList<>();
         for (Map.Entry<State, Double> e : expectedMix(mix).entrySet()) {
             byDistance.add(Map.entry(e.getKey(), percent.applyAsDouble(e.getKey()) - e.getValue()));
@@ -232,9 +235,9 @@ final class Report {
         byDistance.sort((a, b) -> Double.compare(Math.abs(b.getValue()), Math.abs(a.getValue())));
         String two = byDistance.stream().limit(2)
                 .map(e -> String.format(Locale.ROOT, "%s %+.1f", e.getKey(), e.getValue()))
-                .collect(java.util.stream.Collectors.joining(", "));
+                .collect(Collectors.joining(", "));
         boolean within = byDistance.isEmpty() || Math.abs(byDistance.get(0).getValue()) <= MIX_TOLERANCE;
-        return new String[] {two, within ? "yes" : "no"};
+        return two + " | " + (within ? "yes" : "no");
     }
 
     /**
@@ -301,6 +304,6 @@ final class Report {
     private static String mostFirst(long[] perState) {
         return java.util.Arrays.stream(State.values()).filter(s -> perState[s.ordinal()] > 0)
                 .sorted((a, b) -> Long.compare(perState[b.ordinal()], perState[a.ordinal()]))
-                .map(s -> s + " " + perState[s.ordinal()]).collect(java.util.stream.Collectors.joining(", "));
+                .map(s -> s + " " + perState[s.ordinal()]).collect(Collectors.joining(", "));
     }
 }
