@@ -836,7 +836,11 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         return buffers;
     }
 
+    /** Pools the buffers a connection no longer needs; a read buffer grown past the configured size is dropped. */
     void returnBuffers(SocketBufferHandler buffers) {
+        if (buffers.getReadBuffer().capacity() != socketProperties.getAppReadBufSize()) {
+            return;
+        }
         buffers.reset();
         bufferPool.push(buffers);
     }

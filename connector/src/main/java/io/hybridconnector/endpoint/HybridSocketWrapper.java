@@ -681,6 +681,46 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         }
     }
 
+    /**
+     * Takes back bytes a processor read but does not own: what the HTTP/1.1 processor read past an HTTP/2 preface or
+     * an upgrade request. Tomcat keeps them in the socket read buffer ({@code socket.appReadBufSize}, 8 KB), which
+     * is enough on its endpoints because their reads never return more than that buffer holds. Ours read straight
+     * into the caller's buffer (the processor's is 16 KB and more), so what comes back can be larger: then the
+     * connection gets a read buffer that holds it, for this run; it is not pooled afterwards.
+     */
+    @Override
+    public void unRead(ByteBuffer returned) {
+        if (returned != null && returned.remaining() > unReadRoom()) {
+            growReadBuffer(returned.remaining());
+        }
+        super.unRead(returned);
+    }
+
+    private int unReadRoom() {
+        socketBufferHandler.configureReadBufferForRead();
+        ByteBuffer held = socketBufferHandler.getReadBuffer();
+        return held.capacity() - held.remaining();
+    }
+
+    /** Lock: moves what the read and write buffers hold into larger ones, with room for {@code more} read bytes. */
+    private void growReadBuffer(int more) {
+        SocketBufferHandler old = socketBufferHandler;
+        old.configureReadBufferForRead();
+        old.configureWriteBufferForRead();
+        ByteBuffer heldRead = old.getReadBuffer();
+        ByteBuffer heldWrite = old.getWriteBuffer();
+        SocketBufferHandler larger = new SocketBufferHandler(heldRead.remaining() + more,
+                Math.max(heldWrite.capacity(), 1), heldRead.isDirect());
+        larger.configureReadBufferForWrite();
+        larger.getReadBuffer().put(heldRead);
+        larger.configureWriteBufferForWrite();
+        larger.getWriteBuffer().put(heldWrite);
+        socketBufferHandler = larger;
+        if (old != NO_BUFFERS) {
+            endpoint.returnBuffers(old);
+        }
+    }
+
     @Override
     public boolean isReadyForRead() throws IOException {
         socketBufferHandler.configureReadBufferForRead();
