@@ -12,12 +12,14 @@ import org.apache.coyote.Response;
 import org.apache.tomcat.util.net.SocketEvent;
 
 /**
- * Catalina's adapter as a loop leader calls it. A request that blocks on the loop costs the loop's other
- * connections the time the stall detector needs to notice (one or two ticks); a request class that has blocked before
- * therefore gives its loop to another thread before it runs, at the price of one hand-off. Which classes block is
- * learnt from the requests that ran on the loop, and re-tested now and then (see {@link RequestClass}).
+ * Catalina's adapter as a loop leader calls it. A request that holds its loop - it blocks, or computes past the
+ * budget - costs the loop's other connections the time the stall detector needs to notice (up to one budget); a
+ * request class that held loops before therefore gives its loop to another thread before it runs, at the price of one
+ * hand-off. Which classes hold loops is learnt from the requests that ran on the loop (those the detector moved, for
+ * any reason, and sampled ones that waited most of their time), and re-tested now and then (see
+ * {@link RequestClass}).
  * <p>
- * Until some request has blocked, the only cost is one volatile read per request.
+ * Until some request has held a loop, the only cost is one volatile read per request.
  */
 final class BlockPredictingAdapter implements Adapter {
 
@@ -46,7 +48,7 @@ final class BlockPredictingAdapter implements Adapter {
         if (classifier.anyBlocking()) {
             known = classifier.lookup(RequestClassifier.keyOf(req));
             if (known != null && known.predictBlocking()) {
-                loop.handOffBeforeBlocking();
+                loop.handOffBeforeRunning();
                 delegate.service(req, res);
                 return;
             }
@@ -64,7 +66,8 @@ final class BlockPredictingAdapter implements Adapter {
             if (!moved && timed && ThreadTimes.gcMillis() != gc0) {
                 return; // timed across a garbage collection: it waited for the collector, learn nothing
             }
-            boolean blocked = (moved && !loop.movedForComputing()) || (!moved && timed &&
+            // Moved by the detector: it waited or computed past the budget; either way the loop was held.
+            boolean blocked = moved || (timed &&
                     waitedMostOfTheTime(System.nanoTime() - wall0, ThreadTimes.notBlockedNanos() - running0));
             RequestClass c = known;
             if (c == null && blocked) {

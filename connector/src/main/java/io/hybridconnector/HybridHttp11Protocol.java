@@ -63,13 +63,25 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
         settings.loops(loops);
     }
 
-    /** @return how long a waiting request may hold an event loop before the loop moves to another thread */
+    /**
+     * @return the hand-off budget: how long a request may hold an event loop while the loop's other connections may
+     *         wait (a request that waits in Java moves at once, one that waits in the kernel or computes after this)
+     */
     public long getBlockedHandOffMillis() {
         return endpoint().getBlockedHandOffMillis();
     }
 
     public void setBlockedHandOffMillis(long millis) {
         settings.blockedHandOffMillis(millis);
+    }
+
+    /** @return after how long a loop held by one request, or without a thread, is logged (WARN); -1: never */
+    public long getLoopWarnMillis() {
+        return endpoint().getLoopWarnMillis();
+    }
+
+    public void setLoopWarnMillis(long millis) {
+        settings.loopWarnMillis(millis);
     }
 
     /** @return {@code acceptor} (default: Tomcat's acceptor thread) or {@code loops} (each loop accepts) */

@@ -65,6 +65,15 @@ final class HybridSettings {
         }
     }
 
+    void loopWarnMillis(long millis) {
+        if (millis < -1 || millis == 0) {
+            reject("loopWarnMillis=\"" + millis + "\": accepted values are -1 (never warn) or a positive number of ms" +
+                    " (default " + HybridEndpoint.DEFAULT_LOOP_WARN_MILLIS + ")");
+        } else {
+            endpoint.setLoopWarnMillis(millis);
+        }
+    }
+
     void acceptMode(String mode) {
         String m = mode == null ? "" : mode.trim();
         if (m.equalsIgnoreCase("loops")) {
@@ -155,7 +164,7 @@ final class HybridSettings {
                 endpoint.getThreadModel().attributeValue() + " acceptMode=" + endpoint.getAcceptMode() +
                 " writeStrategy=" + endpoint.getWriteStrategy().attributeValue() + " writeBehindLimit=" +
                 endpoint.getWriteBehindLimit() + " blockedHandOffMillis=" + endpoint.getBlockedHandOffMillis() +
-                " maxConnections=" + endpoint.getMaxConnections() + " connectionTimeout=" +
+                " loopWarnMillis=" + endpoint.getLoopWarnMillis() + " maxConnections=" + endpoint.getMaxConnections() + " connectionTimeout=" +
                 endpoint.getConnectionTimeout() + "ms keepAliveTimeout=" +
                 (endpoint.getKeepAliveTimeout() < 0 ? "infinite" : endpoint.getKeepAliveTimeout() + "ms");
     }

@@ -61,6 +61,7 @@ final class TestServer implements AutoCloseable {
         add(ctx, "thread", new ThreadServlet(), "/thread");
         add(ctx, "echo", new EchoServlet(), "/echo");
         add(ctx, "upstream", new UpstreamServlet(), "/upstream");
+        add(ctx, "compute", new ComputeServlet(), "/compute");
         Tomcat.addServlet(ctx, "async", new AsyncServlet()).setAsyncSupported(true);
         ctx.addServletMappingDecoded("/async", "async");
         tomcat.start();
@@ -169,6 +170,28 @@ final class TestServer implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
             byte[] body = ("slept " + ms).getBytes(StandardCharsets.US_ASCII);
+            resp.setContentLength(body.length);
+            resp.getOutputStream().write(body);
+        }
+    }
+
+    /**
+     * Computes for ?ms= milliseconds of its thread's CPU time (not wall time: on a shared core it takes longer), as a
+     * report, a template or a password hash does.
+     */
+    static final class ComputeServlet extends HttpServlet {
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            long ms = Long.parseLong(req.getParameter("ms"));
+            java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+            long until = threads.getCurrentThreadCpuTime() + ms * 1_000_000;
+            long x = 1;
+            while (threads.getCurrentThreadCpuTime() < until) {
+                for (int i = 0; i < 10_000; i++) {
+                    x = x * 6364136223846793005L + 1442695040888963407L;
+                }
+            }
+            byte[] body = ("computed " + ms + " " + (x & 1)).getBytes(StandardCharsets.US_ASCII);
             resp.setContentLength(body.length);
             resp.getOutputStream().write(body);
         }

@@ -28,6 +28,7 @@ import javax.net.ssl.SSLParameters;
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.LoopCounters;
 import io.hybridconnector.loop.LoopThreadPool;
+import io.hybridconnector.loop.HandOffPolicy;
 import io.hybridconnector.loop.StallDetector;
 import io.hybridconnector.loop.ThreadModel;
 import io.hybridconnector.classify.RequestClassifier;
@@ -74,6 +75,12 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
 
     /** Default for {@code threads}: enough for requests that block on JDBC or remote calls; idle ones hold none. */
     public static final int DEFAULT_THREADS = Math.max(200, 16 * Runtime.getRuntime().availableProcessors());
+    /**
+     * A loop held by one request, or without a thread, for longer than this is logged with the request and its stack.
+     * A second: far above the hand-off budget, so it fires only where the bound cannot hold (no free thread, or no
+     * other connection to serve), and below a client's patience.
+     */
+    public static final long DEFAULT_LOOP_WARN_MILLIS = 1000;
 
     /** Per connection: a 100 KB response's rest after a 16 KB send buffer fits with room to spare. */
     public static final int DEFAULT_WRITE_BEHIND_LIMIT = 256 * 1024;
@@ -118,6 +125,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
 
     private int loopCount = Runtime.getRuntime().availableProcessors();
     private long blockedHandOffMillis = 5;
+    private long loopWarnMillis = DEFAULT_LOOP_WARN_MILLIS;
     private int nextLoop;
 
     public HybridEndpoint() {
@@ -152,6 +160,19 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
 
     public void setBlockedHandOffMillis(long millis) {
         this.blockedHandOffMillis = millis;
+    }
+
+    public long getLoopWarnMillis() {
+        return loopWarnMillis;
+    }
+
+    public void setLoopWarnMillis(long millis) {
+        this.loopWarnMillis = millis;
+    }
+
+    /** @return the loops running (empty when stopped), for the MBean's loop-wait figures */
+    public EventLoop[] eventLoops() {
+        return loops;
     }
 
     public LoopCounters counters() {
@@ -329,7 +350,8 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         int threads = getMaxThreads();
         int n = threadModel == ThreadModel.SINGLE ? threads : Math.max(1, Math.min(loopCount, threads));
         pool = new LoopThreadPool(getName(), threads, getDaemon());
-        detector = threadModel.handsOff() ? new StallDetector(blockedHandOffMillis, 10) : null;
+        detector = threadModel.handsOff() ?
+                new StallDetector(new HandOffPolicy(blockedHandOffMillis), loopWarnMillis) : null;
         if (writeBehindAllocator == null) {
             writeBehindAllocator = WriteBehindMemory.newAllocator(n);
         }

@@ -808,6 +808,18 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         this.request = request;
     }
 
+    /** The request this connection runs, as a log line names it: method, URI and query, and the client. */
+    @Override
+    public String describeRun() {
+        Request r = request;
+        if (r == null) {
+            return "a connection from " + getRemoteAddr() + " between requests";
+        }
+        String query = r.queryString().toString();
+        return r.method() + " " + r.requestURI() + (query == null || query.isEmpty() ? "" : "?" + query) +
+                " from " + getRemoteAddr();
+    }
+
     /** The class of the response being written, for the classifier: method and path. */
     private RequestClass requestClass() {
         Request r = request;

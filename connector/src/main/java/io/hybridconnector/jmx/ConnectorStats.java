@@ -7,6 +7,8 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
 import io.hybridconnector.endpoint.HybridEndpoint;
+import io.hybridconnector.loop.EventLoop;
+import io.hybridconnector.loop.LoopWaitHistogram;
 import io.hybridconnector.loop.LoopCounters;
 import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.write.WriteCounters;
@@ -97,6 +99,41 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     @Override
     public long getPredictedHandOffs() {
         return loops().getPredictedHandOffs();
+    }
+
+    @Override
+    public long getComputedHandOffs() {
+        return loops().getComputedHandOffs();
+    }
+
+    /** @return the loops' waits merged now (empty when the connector is stopped) */
+    public LoopWaitHistogram.Snapshot loopWaits() {
+        return LoopWaitHistogram.snapshot(endpoint.eventLoops());
+    }
+
+    @Override
+    public long getLoopWaits() {
+        return loopWaits().count();
+    }
+
+    @Override
+    public long getLoopWaitP50Micros() {
+        return loopWaits().p50Micros();
+    }
+
+    @Override
+    public long getLoopWaitP99Micros() {
+        return loopWaits().p99Micros();
+    }
+
+    @Override
+    public long getLoopWaitP999Micros() {
+        return loopWaits().p999Micros();
+    }
+
+    @Override
+    public long getLoopWaitMaxMicros() {
+        return loopWaits().maxMicros();
     }
 
     @Override
@@ -228,6 +265,9 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     public void resetCounters() {
         requestsAtReset = global == null ? 0 : global.getRequestCount();
         loops().reset();
+        for (EventLoop loop : endpoint.eventLoops()) {
+            loop.waits().reset();
+        }
         writes().reset();
         classifier().resetCounters();
     }

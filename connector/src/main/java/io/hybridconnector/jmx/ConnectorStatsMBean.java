@@ -11,11 +11,24 @@ public interface ConnectorStatsMBean {
     // requests and threads
     long getRequests();
     long getRequestsInline();
+    /** Requests moved off a loop, for any of the causes below. */
     long getHandOffs();
+    /** The stall detector saw the request wait: a sleep, a lock, a system call (JDBC). */
     long getStallHandOffs();
+    /** The stall detector saw the request compute past blockedHandOffMillis while other connections may wait. */
+    long getComputedHandOffs();
+    /** The request was about to wait for its own socket (a body still in flight, a client that reads slowly). */
     long getIoHandOffs();
+    /** The request's class held loops before: moved before it ran. */
     long getPredictedHandOffs();
     long getHandOffsThatWaitedForAThread();
+
+    // how long ready connections waited for their loop (microseconds; log-linear buckets, within 25%)
+    long getLoopWaits();
+    long getLoopWaitP50Micros();
+    long getLoopWaitP99Micros();
+    long getLoopWaitP999Micros();
+    long getLoopWaitMaxMicros();
     long getCrossThreadTasks();
 
     /** HTTP/2 streams (executor work) run by a loop's leader after its ready connections, without a thread switch. */

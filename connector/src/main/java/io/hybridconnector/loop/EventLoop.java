@@ -1,7 +1,6 @@
 package io.hybridconnector.loop;
 
 import java.io.IOException;
-import java.lang.management.ThreadMXBean;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
@@ -11,6 +10,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+
+import io.hybridconnector.loop.HandOffPolicy.Decision;
+import io.hybridconnector.loop.HandOffPolicy.Moment;
 
 import org.apache.juli.logging.Log;
 import org.apache.juli.logging.LogFactory;
@@ -31,28 +33,29 @@ import org.apache.juli.logging.LogFactory;
  *   even --beginRun--> odd --endRun (CAS odd->even)--> even        fast path: the leader keeps the loop
  *                       |
  *                       +--handOff (CAS odd -> odd|HANDED_OFF)--> the leader's endRun CAS fails:
- *                            by the StallDetector (request stuck)     it lost the loop, finishes its request
- *                            or by the leader itself (about to wait    and parks; the next leader sets
- *                            for its socket)                           (odd &amp; ~HANDED_OFF) + 1 and goes on
+ *                            by the StallDetector (the run waits, or   it lost the loop, finishes its request
+ *                            computes past the budget), or by the      and parks; the next leader sets
+ *                            leader itself (about to wait for its      (odd &amp; ~HANDED_OFF) + 1 and goes on
+ *                            socket; a class known to hold loops)
  * </pre>
  *
+ * Why a run moves is decided by {@link HandOffPolicy}; this class only carries the decision out.
+ * <p>
  * Thread use: {@link #lead} runs on the leader only. {@link #submit}, {@link #wakeup} and {@link #stop} are for any
- * thread. {@link #handOffIfLeader} is called by the leader itself; {@link #checkStall} by the stall detector.
+ * thread. {@link #handOffIfLeader} and {@link #handOffBeforeRunning} are called by the leader itself;
+ * {@link #handOff(long, Decision)} and the run accessors by the stall detector.
  */
 public final class EventLoop {
 
     private static final Log log = LogFactory.getLog(EventLoop.class);
-
-    /** {@link #checkStall} results. */
-    static final int NOT_IN_RUN = 0;
-    static final int IN_RUN = 1;
-    static final int MOVED = 2;
 
     /** Set in {@link #runSeq} when the leader running the current request lost the loop. */
     static final long HANDED_OFF = 1L << 62;
 
     /** How often idle and partially received connections are checked for timeouts. */
     private static final long SWEEP_INTERVAL_MILLIS = 1000;
+    /** A select that took longer than this waited for readiness rather than only collecting it. */
+    private static final long WAITED_IN_SELECT_NANOS = 50_000;
 
     private final int id;
     private final Selector selector;
@@ -76,21 +79,26 @@ public final class EventLoop {
     private final ArrayDeque<Runnable> deferred = new ArrayDeque<>();
 
     private final AtomicLong runSeq = new AtomicLong();
-    /** The connection the leader is running; written before the odd {@link #runSeq} that publishes it. */
+    /**
+     * The connection the leader is running ({@code null} for a deferred task) and when its run began; both written
+     * before the odd {@link #runSeq} that publishes them to the stall detector.
+     */
     private LoopChannel current;
+    private long runStartNanos;
     private volatile LoopThread leader;
+    private volatile long leaderlessSinceNanos;
     private volatile boolean running = true;
-    /** Why the stall detector last moved the loop; see {@link #movedForComputing()}. */
-    private volatile boolean movedForComputing;
 
     private final AtomicInteger connectionCount = new AtomicInteger();
     private long nextSweepMillis;
 
-    /** Detector-only state: the odd runSeq seen on its previous tick and for how many ticks it stayed. */
-    private long lastSeenSeq;
-    private int stuckTicks;
-    private long lastSeenNanos;
-    private long lastSeenCpuNanos;
+    /**
+     * The earliest moment the connections of the current batch of ready keys can have become ready: the start of
+     * the select that found them if it waited, else the end of the select before it. Leader only.
+     */
+    private long readySinceNanos;
+    private long lastSelectEndNanos;
+    private final LoopWaitHistogram waits = new LoopWaitHistogram();
 
     /** Work a loop runs on its leader. */
     @FunctionalInterface
@@ -121,6 +129,11 @@ public final class EventLoop {
 
     public LoopCounters getCounters() {
         return counters;
+    }
+
+    /** How long ready connections of this loop waited for it. */
+    public LoopWaitHistogram waits() {
+        return waits;
     }
 
     /**
@@ -180,23 +193,35 @@ public final class EventLoop {
                     }
                 }
                 retryContended();
-                if (!tasks.isEmpty() || !deferred.isEmpty()) {
-                    selector.selectNow(readyCollector);
-                } else {
-                    long timeout = contended.isEmpty() ? Math.max(1, nextSweepMillis - now) : 1;
-                    selector.select(readyCollector, timeout);
-                }
+                select(now);
             }
             closeAll();
         } catch (ClosedSelectorException e) {
             // Stopped while selecting.
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException | Error e) {
+            // Only the selector itself gets here: every connection's and task's failure is caught where it runs.
             log.error("Event loop " + id + " failed; its connections are closed", e);
             closeAll();
         }
     }
 
+    private void select(long nowMillis) throws IOException {
+        long start = System.nanoTime();
+        if (!tasks.isEmpty() || !deferred.isEmpty()) {
+            selector.selectNow(readyCollector);
+        } else {
+            long timeout = contended.isEmpty() ? Math.max(1, nextSweepMillis - nowMillis) : 1;
+            selector.select(readyCollector, timeout);
+        }
+        long end = System.nanoTime();
+        // A select that waited found connections that became ready while it waited; one that returned at once may
+        // report connections that were ready since the previous select ended (a long run held the loop meanwhile).
+        readySinceNanos = end - start > WAITED_IN_SELECT_NANOS ? start : lastSelectEndNanos;
+        lastSelectEndNanos = end;
+    }
+
     private void takeOver(LoopThread me) {
+        leaderlessSinceNanos = 0;
         leader = me;
         me.led(this);
         long v = runSeq.get();
@@ -215,7 +240,15 @@ public final class EventLoop {
     private boolean runTasks() {
         LoopTask task;
         while ((task = tasks.poll()) != null) {
-            if (!task.run()) {
+            boolean leading;
+            try {
+                leading = task.run();
+            } catch (Throwable t) {
+                // One failed task (a registration, a re-arm, a dispatch) must not end the loop for every connection.
+                log.error("A task failed on event loop " + id + "; the loop goes on", t);
+                leading = inLoop();
+            }
+            if (!leading) {
                 return false;
             }
         }
@@ -252,11 +285,32 @@ public final class EventLoop {
     private boolean drainReady() {
         SelectionKey key;
         while ((key = ready.pollFirst()) != null) {
-            if (key.isValid() && !((LoopChannel) key.attachment()).onReady(key.readyOps())) {
+            if (!key.isValid()) {
+                continue;
+            }
+            LoopChannel channel = (LoopChannel) key.attachment();
+            boolean leading;
+            try {
+                leading = channel.onReady(key.readyOps());
+            } catch (Throwable t) {
+                // A failure of our own (a key cancelled by a concurrent close, a bug): close that connection only.
+                log.error("A connection failed on event loop " + id + "; it is closed, the loop goes on", t);
+                leading = inLoop();
+                closeQuietly(channel);
+            }
+            if (!leading) {
                 return false;
             }
         }
         return true;
+    }
+
+    private static void closeQuietly(LoopChannel channel) {
+        try {
+            channel.closeOnStop();
+        } catch (Throwable t) {
+            log.debug("Close after a failure failed", t);
+        }
     }
 
     /**
@@ -294,8 +348,13 @@ public final class EventLoop {
      */
     public long beginRun(LoopChannel channel) {
         counters.inlineRuns.increment();
+        long now = System.nanoTime();
+        if (channel != null) {
+            waits.record(now - readySinceNanos);
+        }
         long seq = runSeq.get() + 1;
         current = channel;
+        runStartNanos = now;
         runSeq.set(seq);
         if (detector != null) {
             detector.activity();
@@ -322,108 +381,88 @@ public final class EventLoop {
      * thread switch only now that the request really blocks. No-op when the caller is not the leader inside a run.
      */
     public void handOffIfLeader() {
-        if (handOff()) {
-            counters.ioHandOffs.increment();
+        handOffSelf(Moment.SOCKET_WAIT);
+    }
+
+    /**
+     * Gives the loop to another thread before a request whose class held loops before (it blocked, or computed past
+     * the budget), so that the loop's other connections do not wait for the stall detector to notice. Called by the
+     * leader at the start of the request.
+     */
+    public void handOffBeforeRunning() {
+        handOffSelf(Moment.LONG_CLASS_STARTS);
+    }
+
+    private void handOffSelf(Moment moment) {
+        if (!handOffs || !inLoop()) {
+            return;
+        }
+        long v = runSeq.get();
+        if ((v & 1) == 1 && (v & HANDED_OFF) == 0) {
+            Decision why = detector.policy().decide(moment, 0, HandOffPolicy.Activity.RUNNING, true);
+            if (why != Decision.STAY) {
+                handOff(v, why);
+            }
         }
     }
 
     /**
-     * Gives the loop to another thread before a request that is known to block (its class blocked before), so that
-     * the loop does not wait for the stall detector to notice. Called by the leader at the start of the request.
+     * Moves the loop away from the run {@code seq}, if that run still holds it. Called by the run's leader or by the
+     * stall detector.
+     *
+     * @return {@code true} if this call moved the loop
      */
-    public void handOffBeforeBlocking() {
-        if (handOff()) {
-            counters.predictedHandOffs.increment();
-        }
-    }
-
-    private boolean handOff() {
-        if (!handOffs || !inLoop()) {
+    boolean handOff(long seq, Decision why) {
+        if (!runSeq.compareAndSet(seq, seq | HANDED_OFF)) {
             return false;
         }
-        long v = runSeq.get();
-        if ((v & 1) == 1 && (v & HANDED_OFF) == 0 && runSeq.compareAndSet(v, v | HANDED_OFF)) {
-            movedForComputing = false;
-            transfer();
-            return true;
-        }
-        return false;
+        counters.handedOff(why);
+        transfer();
+        return true;
+    }
+
+    // ------------------------------------------------------------------ what the stall detector reads
+
+    /** @return the run word: odd inside a run, with {@link #HANDED_OFF} once the run lost the loop */
+    long runSeq() {
+        return runSeq.get();
+    }
+
+    /** @return when the run published by the {@link #runSeq} just read began (valid until the next run) */
+    long runStartNanos() {
+        return runStartNanos;
+    }
+
+    /** @return the connection of the run just read, or {@code null} for a deferred task (an HTTP/2 stream) */
+    LoopChannel currentChannel() {
+        return current;
+    }
+
+    LoopThread leader() {
+        return leader;
     }
 
     /**
-     * One tick of the stall detector: hands the loop off if the same request has held the leader since the
-     * previous tick and the leader is not computing: it waits for a lock or a sleep, or it is blocked in the kernel
-     * (a JDBC socket read shows as RUNNABLE but burns no CPU). A request that computes keeps the loop for
-     * {@code runnableTicks} ticks before it is moved. On Linux the kernel's thread state decides "blocked in the kernel";
-     * elsewhere the thread's CPU time does.
-     *
-     * @return {@link #NOT_IN_RUN}, {@link #IN_RUN}, or {@link #MOVED} if this tick moved the loop
+     * @return whether anyone else may be waiting for this loop while a run holds it: another connection, a task
+     *         from another thread, or, when the run is a deferred HTTP/2 stream, the other streams
      */
-    int checkStall(int runnableTicks, ThreadMXBean threads) {
-        long v = runSeq.get();
-        if ((v & 1) == 0 || (v & HANDED_OFF) != 0) {
-            stuckTicks = 0;
-            return NOT_IN_RUN;
-        }
-        LoopThread l = leader;
-        if (v != lastSeenSeq || l == null) {
-            lastSeenSeq = v;
-            stuckTicks = 0;
-            lastSeenNanos = System.nanoTime();
-            lastSeenCpuNanos = l == null ? -1 : threads.getThreadCpuTime(l.getId());
-            // Already parked in a sleep, a lock or a wait: it has blocked, move the loop now rather than a tick later.
-            // (Not for a thread asleep in the kernel: at one glance that may be a GC safepoint.)
-            if (l != null && javaWaiting(l) && runSeq.compareAndSet(v, v | HANDED_OFF)) {
-                counters.stallHandOffs.increment();
-                movedForComputing = false;
-                transfer();
-                return MOVED;
-            }
-            return IN_RUN;
-        }
-        stuckTicks++;
-        boolean waiting = javaWaiting(l);
-        if (!waiting) {
-            int kernel = KernelThreadState.sleepingInKernel(l.tid());
-            if (kernel >= 0) {
-                // Blocked in a system call (a JDBC socket read shows as RUNNABLE to Java).
-                waiting = kernel == 1;
-            } else if (lastSeenCpuNanos >= 0) {
-                // No /proc: less than a quarter of the wall time on the CPU counts as blocked in a system call.
-                long cpu = threads.getThreadCpuTime(l.getId());
-                long wall = System.nanoTime() - lastSeenNanos;
-                waiting = cpu >= 0 && (cpu - lastSeenCpuNanos) * 4 < wall;
-            }
-        }
-        if ((waiting || stuckTicks >= runnableTicks) && runSeq.compareAndSet(v, v | HANDED_OFF)) {
-            counters.stallHandOffs.increment();
-            movedForComputing = !waiting;
-            transfer();
-            return MOVED;
-        }
-        return IN_RUN;
-    }
-
-    private static boolean javaWaiting(Thread t) {
-        Thread.State state = t.getState();
-        return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING || state == Thread.State.BLOCKED;
+    boolean othersMayWait() {
+        return connectionCount.get() > 1 || !tasks.isEmpty() || current == null;
     }
 
     boolean isInRun() {
         return (runSeq.get() & 1) == 1;
     }
 
-    /**
-     * @return {@code true} if the last move of this loop was because its leader computed for too long, not because
-     *         it waited: such a request did not block, and must not teach the classifier that its class does
-     */
-    public boolean movedForComputing() {
-        return movedForComputing;
+    /** @return since when this loop has waited for a thread ({@code threads} all busy), or 0 */
+    long leaderlessSinceNanos() {
+        return leaderlessSinceNanos;
     }
 
     private void transfer() {
         leader = null;
         if (!pool.promote(this)) {
+            leaderlessSinceNanos = System.nanoTime();
             counters.leaderlessHandOffs.increment();
         }
     }

@@ -36,4 +36,9 @@ public interface LoopChannel {
 
     /** Closes the connection because the loop is stopping. */
     void closeOnStop();
+
+    /** @return what this connection is running, for a log line: e.g. {@code "GET /report?year=2026"} */
+    default String describeRun() {
+        return toString();
+    }
 }

@@ -2,6 +2,8 @@ package io.hybridconnector.loop;
 
 import java.util.concurrent.atomic.LongAdder;
 
+import io.hybridconnector.loop.HandOffPolicy.Decision;
+
 /**
  * Counters of one connector's threading, shared by its loops. Any thread, lock-free; the fast path adds to
  * {@link #inlineRuns} only.
@@ -10,12 +12,8 @@ public final class LoopCounters {
 
     /** Requests and events run inline on a loop leader, with no thread switch. */
     final LongAdder inlineRuns = new LongAdder();
-    /** Loops given to another thread because their leader blocked (seen by the stall detector). */
-    final LongAdder stallHandOffs = new LongAdder();
-    /** Loops given to another thread by a leader about to wait for its socket (read body, slow reader). */
-    final LongAdder ioHandOffs = new LongAdder();
-    /** Loops given away at the start of a request whose class is known to block (learnt, see RequestClassifier). */
-    final LongAdder predictedHandOffs = new LongAdder();
+    /** Loops given to another thread, one counter per {@link Decision} (the {@code STAY} one stays 0). */
+    private final LongAdder[] handOffs = new LongAdder[Decision.values().length];
     /** Hand-offs that found every thread busy: the loop waited for one to free up. */
     final LongAdder leaderlessHandOffs = new LongAdder();
     /** Waits for socket readiness on the requesting thread (blocking read or write that got 0 bytes). */
@@ -25,24 +23,51 @@ public final class LoopCounters {
     /** Executor work (HTTP/2 streams) a leader ran itself after its ready connections instead of waking a thread. */
     final LongAdder deferredTasks = new LongAdder();
 
+    public LoopCounters() {
+        for (int i = 0; i < handOffs.length; i++) {
+            handOffs[i] = new LongAdder();
+        }
+    }
+
+    /** Counts a hand-off by its cause. */
+    void handedOff(Decision why) {
+        handOffs[why.ordinal()].increment();
+    }
+
+    public long getHandOffs(Decision why) {
+        return handOffs[why.ordinal()].sum();
+    }
+
     public long getInlineRuns() {
         return inlineRuns.sum();
     }
 
     public long getHandOffs() {
-        return stallHandOffs.sum() + ioHandOffs.sum() + predictedHandOffs.sum();
+        long sum = 0;
+        for (LongAdder a : handOffs) {
+            sum += a.sum();
+        }
+        return sum;
     }
 
+    /** Requests whose class held loops before, moved before they ran. */
     public long getPredictedHandOffs() {
-        return predictedHandOffs.sum();
+        return getHandOffs(Decision.PREDICTED);
     }
 
+    /** Requests the stall detector saw wait (sleep, lock, system call). */
     public long getStallHandOffs() {
-        return stallHandOffs.sum();
+        return getHandOffs(Decision.BLOCKED);
     }
 
+    /** Requests the stall detector saw compute past the budget while others may have waited. */
+    public long getComputedHandOffs() {
+        return getHandOffs(Decision.COMPUTED);
+    }
+
+    /** Leaders about to wait for their own socket (a request body in flight, a slow reader). */
     public long getIoHandOffs() {
-        return ioHandOffs.sum();
+        return getHandOffs(Decision.SOCKET_WAIT);
     }
 
     public long getLeaderlessHandOffs() {
@@ -67,9 +92,9 @@ public final class LoopCounters {
 
     public void reset() {
         inlineRuns.reset();
-        stallHandOffs.reset();
-        ioHandOffs.reset();
-        predictedHandOffs.reset();
+        for (LongAdder a : handOffs) {
+            a.reset();
+        }
         leaderlessHandOffs.reset();
         socketWaits.reset();
         crossThreadTasks.reset();

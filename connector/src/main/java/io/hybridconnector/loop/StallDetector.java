@@ -1,49 +1,77 @@
 package io.hybridconnector.loop;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import io.hybridconnector.loop.HandOffPolicy.Activity;
+import io.hybridconnector.loop.HandOffPolicy.Decision;
+import io.hybridconnector.loop.HandOffPolicy.Moment;
+
+import org.apache.juli.logging.Log;
+import org.apache.juli.logging.LogFactory;
+
 /**
- * Finds loop leaders stuck in a request and hands their loops to another thread. A servlet that sleeps, waits for a
- * lock or a database cannot say so; the detector sees that the leader's run has not ended since its previous tick
- * and that the thread is waiting (or has run for many ticks), and moves the loop.
+ * Looks at the runs that hold loops and moves the loop away from those that wait or compute too long, as its
+ * {@link HandOffPolicy} decides. A servlet that sleeps, waits for a lock or a database, or computes a report cannot
+ * say so; the detector sees how long its run has held the loop and what its thread is doing.
  * <p>
- * Runs on its own daemon thread. It ticks only while some leader is inside a request; after a quiet spell it parks
- * until a leader starts a run ({@link #activity}), so an idle server is not woken every tick. Under load each tick
- * costs the server core two context switches; at the default 5 ms tick that is 200 a second, 0.005 per request at
- * 40,000 requests a second, but 0.3 per request at 600 (100 KB responses to slow clients). So while requests run
- * and none has blocked for 200 ticks, the tick doubles, up to 8 times (40 ms by default); the first move brings it
- * back. Classes known to block move their loop themselves and need no tick (see {@code BlockPredictingAdapter}).
+ * The bound: a run that computes holds its loop for at most the budget ({@code blockedHandOffMillis}) plus the
+ * detector's lateness, because the detector looks again exactly when the oldest run it saw reaches the budget, never
+ * later than one budget after its previous look. A run that waits in Java moves at the first look; one that waits in
+ * the kernel once it reached the budget. The tick does not stretch while runs go on: a bound that depends on load
+ * would not be a bound. Costs: while requests run back to back, one wake-up of this thread per budget (200 a second
+ * at 5 ms, two context switches each on some core); while the loops only select, the detector parks after
+ * {@link #QUIET_LOOKS_BEFORE_PARKING} looks and the next run wakes it ({@link #activity}, one volatile read per run
+ * otherwise).
+ * <p>
+ * It also writes the WARN an operator needs when a loop is held anyway (nobody else waited, so the policy let the run
+ * go on, or hand-offs are off) or has no thread because all {@code threads} are busy: the request, its thread's
+ * stack, at most one line per {@link #WARN_INTERVAL_NANOS}.
+ * <p>
+ * Runs on its own daemon thread; the per-loop state below is its own.
  */
 public final class StallDetector implements Runnable {
 
-    /** Ticks inside requests without a move before the tick doubles, up to {@link #MAX_BACK_OFF} times. */
-    private static final int TICKS_BEFORE_BACKING_OFF = 200;
-    private static final int MAX_BACK_OFF = 8;
+    private static final Log log = LogFactory.getLog(StallDetector.class);
 
-    /** Quiet ticks before the detector parks. */
-    private static final int QUIET_TICKS_BEFORE_SLEEP = 100;
+    /** Looks that found no run before the detector parks until a run begins. */
+    private static final int QUIET_LOOKS_BEFORE_PARKING = 100;
+    /** The shortest sleep between looks: a run younger than the budget by less than this is looked at now. */
+    private static final long MIN_SLEEP_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+    private static final long WARN_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final int WARN_STACK_FRAMES = 16;
 
-    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    private final long tickNanos;
-    private final int runnableTicks;
+    private final HandOffPolicy policy;
+    private final long budgetNanos;
+    /** A loop held or leaderless for longer than this is logged; {@code Long.MAX_VALUE} when off. */
+    private final long warnNanos;
     private volatile EventLoop[] loops = new EventLoop[0];
+    /** Per loop: the run word already reported in a WARN, so that each run is reported once. Detector only. */
+    private long[] warnedSeq = new long[0];
+    private long[] warnedLeaderlessSince = new long[0];
+    private long lastWarnNanos = System.nanoTime() - WARN_INTERVAL_NANOS;
+    private int warningsHeldBack;
     private volatile boolean sleeping;
     private volatile boolean stopped;
     private volatile Thread thread;
 
     /**
-     * @param tickMillis    the tick: how long a waiting request may hold a loop before the hand-off
-     * @param runnableTicks ticks a running (not waiting) request may hold a loop
+     * @param policy         decides what a run that holds its loop does
+     * @param loopWarnMillis a loop held by one run, or without a thread, for longer than this is logged; -1: never
      */
-    public StallDetector(long tickMillis, int runnableTicks) {
-        this.tickNanos = TimeUnit.MILLISECONDS.toNanos(tickMillis);
-        this.runnableTicks = runnableTicks;
+    public StallDetector(HandOffPolicy policy, long loopWarnMillis) {
+        this.policy = policy;
+        this.budgetNanos = Math.max(policy.budgetNanos(), MIN_SLEEP_NANOS);
+        this.warnNanos = loopWarnMillis < 0 ? Long.MAX_VALUE : TimeUnit.MILLISECONDS.toNanos(loopWarnMillis);
+    }
+
+    public HandOffPolicy policy() {
+        return policy;
     }
 
     public void start(EventLoop[] loops, String name) {
+        this.warnedSeq = new long[loops.length];
+        this.warnedLeaderlessSince = new long[loops.length];
         this.loops = loops;
         Thread t = new Thread(this, name);
         t.setDaemon(true);
@@ -69,48 +97,79 @@ public final class StallDetector implements Runnable {
 
     @Override
     public void run() {
-        int quietTicks = 0;
-        int ticksWithoutMove = 0;
-        long tick = tickNanos;
+        int quietLooks = 0;
         while (!stopped) {
-            int seen = tick();
-            if (seen == EventLoop.MOVED) {
-                // Requests block now: look often.
-                tick = tickNanos;
-                ticksWithoutMove = 0;
-                quietTicks = 0;
-            } else if (seen == EventLoop.IN_RUN) {
-                quietTicks = 0;
-                // Requests run and none blocks (or their classes are learnt and move the loop themselves): every
-                // wake-up of this thread costs the server core two context switches for nothing, so look less often.
-                if (++ticksWithoutMove >= TICKS_BEFORE_BACKING_OFF && tick < tickNanos * MAX_BACK_OFF) {
-                    tick *= 2;
-                    ticksWithoutMove = 0;
+            long now = System.nanoTime();
+            long sleep = budgetNanos;
+            boolean anyRun = false;
+            EventLoop[] all = loops;
+            for (int i = 0; i < all.length; i++) {
+                long again = look(all[i], i, now);
+                if (again >= 0) {
+                    anyRun = true;
+                    sleep = Math.min(sleep, again);
                 }
-            } else if (++quietTicks >= QUIET_TICKS_BEFORE_SLEEP) {
-                sleeping = true;
-                // Re-check after publishing 'sleeping': a leader that began a run before it saw the flag is seen
-                // here (its runSeq write precedes its read of the flag).
-                if (!anyInRun()) {
-                    while (sleeping && !stopped) {
-                        LockSupport.park(this);
-                    }
-                }
-                sleeping = false;
-                quietTicks = 0;
+            }
+            if (anyRun) {
+                quietLooks = 0;
+            } else if (++quietLooks >= QUIET_LOOKS_BEFORE_PARKING) {
+                parkUntilActivity();
+                quietLooks = 0;
                 continue;
             }
-            LockSupport.parkNanos(this, tick);
+            LockSupport.parkNanos(this, Math.max(sleep, MIN_SLEEP_NANOS));
         }
     }
 
-    /** @return the most that happened on any loop: {@link EventLoop#NOT_IN_RUN}, IN_RUN or MOVED */
-    private int tick() {
-        int seen = EventLoop.NOT_IN_RUN;
-        for (EventLoop loop : loops) {
-            seen = Math.max(seen, loop.checkStall(runnableTicks, threads));
+    private void parkUntilActivity() {
+        sleeping = true;
+        // Re-check after publishing 'sleeping': a leader that began a run before it saw the flag is seen here (its
+        // runSeq write precedes its read of the flag).
+        if (!anyInRun()) {
+            while (sleeping && !stopped) {
+                LockSupport.park(this);
+            }
         }
-        return seen;
+        sleeping = false;
+    }
+
+    /**
+     * Looks at one loop's run, if any, and carries out the policy's decision.
+     *
+     * @return nanoseconds until this loop's run should be looked at again, or -1 if no run holds the loop now
+     */
+    private long look(EventLoop loop, int index, long now) {
+        warnIfLeaderless(loop, index, now);
+        long seq = loop.runSeq();
+        if ((seq & 1) == 0 || (seq & EventLoop.HANDED_OFF) != 0) {
+            return -1;
+        }
+        long start = loop.runStartNanos();
+        LoopThread leader = loop.leader();
+        if (leader == null || loop.runSeq() != seq) {
+            return 0; // the run changed while we read it: look again soon
+        }
+        long age = Math.max(0, now - start);
+        Decision decision = policy.decide(Moment.DETECTOR_TICK, age, activityOf(leader, age), loop.othersMayWait());
+        if (decision != Decision.STAY && loop.handOff(seq, decision)) {
+            return -1;
+        }
+        if (age >= warnNanos) {
+            warnHeld(loop, index, seq, leader, age);
+        }
+        return age < budgetNanos ? budgetNanos - age : budgetNanos;
+    }
+
+    private Activity activityOf(LoopThread leader, long age) {
+        Thread.State state = leader.getState();
+        if (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING || state == Thread.State.BLOCKED) {
+            return Activity.WAITING_IN_JAVA;
+        }
+        // The kernel is asked only about runs old enough to move: it costs a read of /proc.
+        if (age >= budgetNanos && KernelThreadState.sleepingInKernel(leader.tid()) == 1) {
+            return Activity.WAITING_IN_KERNEL;
+        }
+        return Activity.RUNNING;
     }
 
     private boolean anyInRun() {
@@ -120,5 +179,59 @@ public final class StallDetector implements Runnable {
             }
         }
         return false;
+    }
+
+    // ------------------------------------------------------------------ the operator's WARN
+
+    private void warnHeld(EventLoop loop, int index, long seq, LoopThread leader, long age) {
+        if (warnedSeq[index] == seq || !mayWarn()) {
+            return;
+        }
+        warnedSeq[index] = seq;
+        LoopChannel channel = loop.currentChannel();
+        String request = channel == null ? "a deferred task (an HTTP/2 stream)" : channel.describeRun();
+        log.warn("Event loop " + loop.getId() + " has been held for " + TimeUnit.NANOSECONDS.toMillis(age) +
+                " ms by " + request + " on thread [" + leader.getName() + "]; it keeps the loop while no other " +
+                "connection of the loop waits" + heldBack() + stackOf(leader));
+    }
+
+    private void warnIfLeaderless(EventLoop loop, int index, long now) {
+        long since = loop.leaderlessSinceNanos();
+        if (since == 0 || now - since < warnNanos || warnedLeaderlessSince[index] == since || !mayWarn()) {
+            return;
+        }
+        warnedLeaderlessSince[index] = since;
+        log.warn("Event loop " + loop.getId() + " with " + loop.getConnectionCount() + " connections has waited " +
+                TimeUnit.NANOSECONDS.toMillis(now - since) + " ms for a thread: all threads are in requests that " +
+                "block or compute; raise 'threads' or shorten those requests" + heldBack());
+    }
+
+    private boolean mayWarn() {
+        long now = System.nanoTime();
+        if (now - lastWarnNanos < WARN_INTERVAL_NANOS) {
+            warningsHeldBack++;
+            return false;
+        }
+        lastWarnNanos = now;
+        return true;
+    }
+
+    private String heldBack() {
+        int n = warningsHeldBack;
+        warningsHeldBack = 0;
+        return n == 0 ? "" : " (" + n + " more such warnings in the last " +
+                TimeUnit.NANOSECONDS.toSeconds(WARN_INTERVAL_NANOS) + " s were not logged)";
+    }
+
+    private static String stackOf(Thread t) {
+        StringBuilder sb = new StringBuilder();
+        StackTraceElement[] stack = t.getStackTrace();
+        for (int i = 0; i < Math.min(stack.length, WARN_STACK_FRAMES); i++) {
+            sb.append("\n\tat ").append(stack[i]);
+        }
+        if (stack.length > WARN_STACK_FRAMES) {
+            sb.append("\n\t... ").append(stack.length - WARN_STACK_FRAMES).append(" more");
+        }
+        return sb.toString();
     }
 }

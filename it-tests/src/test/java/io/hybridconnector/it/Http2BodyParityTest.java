@@ -16,6 +16,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 
+import io.hybridconnector.H2Client;
 import io.hybridconnector.TlsKeys;
 
 import org.apache.coyote.http2.Http2Protocol;

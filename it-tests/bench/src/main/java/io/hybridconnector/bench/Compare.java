@@ -134,7 +134,9 @@ public final class Compare {
                 }
             }
 
-            String table = Report.table(all, o.cells, CONNECTORS, LABELS);
+            String fairness = fairness(o, ports, pinning);
+
+            String table = Report.table(all, o.cells, CONNECTORS, LABELS) + fairness;
             String notes = notes(all, perf);
             OUT.println();
             OUT.print(table);
@@ -145,6 +147,39 @@ public final class Compare {
                 writeResults(o.results.toAbsolutePath(), header + "\n" + table + "\n" + notes, all);
             }
         }
+    }
+
+    /**
+     * The fairness scenarios: an unmeasured pass of each per connector (the heavy servlets' JIT), then interleaved
+     * rounds; returns the table, or "" when none are chosen.
+     */
+    private static String fairness(Options o, int[] ports, Pinning pinning) throws IOException, InterruptedException {
+        if (o.fairness.isEmpty()) {
+            return "";
+        }
+        Duration timeout = Duration.ofMillis((long) (Math.max(o.timeoutSeconds, 30) * 1000));
+        Fairness warm = new Fairness(Duration.ZERO, seconds(2), timeout);
+        for (int i = 0; i < CONNECTORS.size(); i++) {
+            for (Fairness.Scenario s : o.fairness) {
+                Fairness.Result r = warm.run(ports[i], s, CONNECTORS.get(i), 0);
+                OUT.printf("warm-up   %-13s %-22s %s%n", LABELS.get(i), s.name(), Fairness.brief(r));
+            }
+        }
+        Fairness fairness = new Fairness(seconds(o.cellWarmupSeconds), seconds(o.fairnessSeconds), timeout);
+        List<Fairness.Result> results = new ArrayList<>();
+        for (int round = 1; round <= o.rounds; round++) {
+            for (Fairness.Scenario s : o.fairness) {
+                for (int i = 0; i < CONNECTORS.size(); i++) {
+                    Fairness.Result r = fairness.run(ports[i], s, CONNECTORS.get(i), round);
+                    results.add(r);
+                    OUT.printf("round %d/%d %-13s %-22s %s%n", round, o.rounds, LABELS.get(i), s.name(),
+                            Fairness.brief(r));
+                }
+            }
+        }
+        String cores = pinning.enabled() ? "1 core (taskset CPU " + pinning.serverCpu() + "; the load generators on "
+                + "another)" : Pinning.onlineCpus() + " cores shared with the load generators";
+        return "\n" + Fairness.table(results, o.fairness, CONNECTORS, LABELS, cores);
     }
 
     private static String brief(Measurement m) {

@@ -23,6 +23,9 @@ final class Options {
               --jvm-opts "..."      Tomcat JVM options (default "-Xms1g -Xmx1g", as the baseline)
               --nio-attrs "..."     extra attributes on the stock connector, e.g. "maxThreads='200'"
               --ours-attrs "..."    extra attributes on ours, e.g. "threads='64'"
+              --fairness LIST       fairness scenarios after the size cells: all (default), off, or names from
+                                    "none,4 computing 20 ms,1 computing 200 ms,2 downloading 10 MB,4 sleeping 20 ms"
+              --fairness-duration S measured seconds per fairness window (default 5)
               --results DIR         also write results.csv and results.md there (relative: to the working dir)
               --timeout S           a request unanswered this long is an error (default 10)
               --no-pin              do not use taskset
@@ -42,6 +45,8 @@ final class Options {
     String nioAttributes = "";
     String ourAttributes = "";
     Path results;
+    List<Fairness.Scenario> fairness = Fairness.ALL;
+    double fairnessSeconds = 5;
     double timeoutSeconds = 10;
     boolean pin = true;
     boolean perf = true;
@@ -77,6 +82,8 @@ final class Options {
                         case "--nio-attrs" -> o.nioAttributes = v.replace('\'', '"');
                         case "--ours-attrs" -> o.ourAttributes = v.replace('\'', '"');
                         case "--results" -> o.results = Path.of(v);
+                        case "--fairness" -> o.fairness = Fairness.parse(v);
+                        case "--fairness-duration" -> o.fairnessSeconds = positive(a, v);
                         case "--timeout" -> o.timeoutSeconds = positive(a, v);
                         default -> throw new IllegalArgumentException("unknown option " + a + "\n" + HELP);
                     }

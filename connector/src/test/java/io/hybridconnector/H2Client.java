@@ -1,4 +1,4 @@
-package io.hybridconnector.it;
+package io.hybridconnector;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -11,20 +11,23 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A small HTTP/2 client on a plain {@link Socket}, for tests that must control what reaches the server and when: the
  * connection preface by prior knowledge, after an HTTP/1.1 upgrade, or after TLS with ALPN {@code h2}. It sends
- * one request at a time with a body of any size, honouring the server's flow-control windows and frame size, and
- * gives the server windows of 2^31-1 so that responses never wait for it.
+ * POSTs one at a time with a body of any size, honouring the server's flow-control windows and frame size, and GETs
+ * on as many concurrent streams as the caller opens; it gives the server windows of 2^31-1 so that responses never
+ * wait for it.
  * <p>
  * A reader thread takes every frame the server sends (settings, pings, window updates, the response); the calling
  * thread writes. Header blocks are sent as HPACK literals without indexing, so the client keeps no dynamic table;
  * the response status is read from the first header of the block, which Tomcat encodes from the static table.
  */
-final class H2Client implements Closeable {
+public final class H2Client implements Closeable {
 
     static final String PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
@@ -50,17 +53,20 @@ final class H2Client implements Closeable {
     private final OutputStream out;
     private final Thread reader;
 
-    // Guarded by this: the windows the server gave, and the response of the stream in flight.
+    // Guarded by this: the windows the server gave (the stream one for the POST in flight), and the open streams.
     private long connectionWindow = DEFAULT_WINDOW;
     private long streamWindow;
     private int initialStreamWindow = DEFAULT_WINDOW;
     private int maxFrameSize = 16384;
     private int streamId;
-    private Response response;
+    private final Map<Integer,Response> open = new HashMap<>();
     private IOException failure;
 
     private H2Client(Socket socket, String scheme, InputStream in, int firstStreamId) throws IOException {
         this.socket = socket;
+        // Frames leave one flush at a time: without this, Nagle holds a small frame until the previous one is acked,
+        // and the server's delayed ACK makes that 40 ms.
+        socket.setTcpNoDelay(true);
         this.scheme = scheme;
         this.authority = "localhost:" + socket.getPort();
         this.in = new DataInputStream(in);
@@ -71,14 +77,14 @@ final class H2Client implements Closeable {
     }
 
     /** HTTP/2 over cleartext by prior knowledge: the preface is the first thing on the connection. */
-    static H2Client priorKnowledge(Socket socket) throws IOException {
+    public static H2Client priorKnowledge(Socket socket) throws IOException {
         H2Client client = new H2Client(socket, "http", new BufferedInputStream(socket.getInputStream()), 1);
         client.start();
         return client;
     }
 
     /** HTTP/2 over TLS: the socket negotiated {@code h2} by ALPN. */
-    static H2Client overTls(Socket socket) throws IOException {
+    public static H2Client overTls(Socket socket) throws IOException {
         H2Client client = new H2Client(socket, "https", new BufferedInputStream(socket.getInputStream()), 1);
         client.start();
         return client;
@@ -88,7 +94,7 @@ final class H2Client implements Closeable {
      * HTTP/2 over cleartext by upgrade: a GET of {@code upgradePath} asks for {@code h2c}; after the server's 101
      * the client sends the preface, and the GET's response arrives as stream 1, which this method reads.
      */
-    static H2Client upgrade(Socket socket, String upgradePath) throws IOException {
+    public static H2Client upgrade(Socket socket, String upgradePath) throws IOException {
         OutputStream raw = socket.getOutputStream();
         raw.write(("GET " + upgradePath + " HTTP/1.1\r\nHost: localhost:" + socket.getPort() +
                 "\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQ_____\r\n\r\n")
@@ -100,11 +106,13 @@ final class H2Client implements Closeable {
             throw new IOException("no upgrade to h2c: " + head);
         }
         H2Client client = new H2Client(socket, "http", buffered, 3);
+        Response first;
         synchronized (client) {
-            client.response = new Response(1);
+            first = new Response(1);
+            client.open.put(1, first);
         }
         client.start();
-        Response first = client.await(1);
+        client.await(first);
         if (first.status != 200) {
             throw new IOException("the upgrade request's response on stream 1: status " + first.status + ", headers " +
                     first.headerHex);
@@ -129,12 +137,14 @@ final class H2Client implements Closeable {
      * POSTs {@code body} to {@code path} on a new stream and returns the response. The body leaves in DATA frames as
      * fast as the server's windows allow, while the response may already be arriving.
      */
-    Response post(String path, byte[] body) throws IOException {
+    public Response post(String path, byte[] body) throws IOException {
         int id;
+        Response response;
         synchronized (this) {
             id = streamId;
             streamId += 2;
             response = new Response(id);
+            open.put(id, response);
             streamWindow = initialStreamWindow;
         }
         byte[] block = headerBlock("POST", path, body.length);
@@ -153,13 +163,34 @@ final class H2Client implements Closeable {
             }
             sent += n;
         }
-        return await(id);
+        return await(response);
+    }
+
+    /**
+     * GETs {@code path} on a new stream and returns at once; {@link #await} the response. Any number may be in flight.
+     */
+    public Response startGet(String path) throws IOException {
+        int id;
+        Response response;
+        synchronized (this) {
+            id = streamId;
+            streamId += 2;
+            response = new Response(id);
+            open.put(id, response);
+        }
+        byte[] block = headerBlock("GET", path, -1);
+        synchronized (out) {
+            writeFrameHeader(block.length, HEADERS, FLAG_END_HEADERS | FLAG_END_STREAM, id);
+            out.write(block);
+            out.flush();
+        }
+        return response;
     }
 
     private synchronized int takeWindow(int wanted) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (connectionWindow <= 0 || streamWindow <= 0) {
-            failIfFailed();
+            failIfFailed(null);
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 throw new IOException("no flow-control window from the server for 30 s (connection " +
@@ -173,14 +204,15 @@ final class H2Client implements Closeable {
         return n;
     }
 
-    private synchronized Response await(int id) throws IOException {
+    /** Waits up to 60 s for a response to be complete. */
+    public synchronized Response await(Response response) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!response.complete) {
-            failIfFailed();
+            failIfFailed(response);
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw new IOException("stream " + id + ": no complete response in 60 s, " + response.body.size() +
-                        " body bytes so far");
+                throw new IOException("stream " + response.streamId + ": no complete response in 60 s, " +
+                        response.body.size() + " body bytes so far");
             }
             waitNanos(left);
         }
@@ -196,7 +228,7 @@ final class H2Client implements Closeable {
         }
     }
 
-    private void failIfFailed() throws IOException {
+    private void failIfFailed(Response response) throws IOException {
         if (response != null && response.reset != null) {
             throw new IOException(response.reset);
         }
@@ -283,14 +315,15 @@ final class H2Client implements Closeable {
     private synchronized void onWindowUpdate(int id, int increment) {
         if (id == 0) {
             connectionWindow += increment;
-        } else if (response != null && id == response.streamId) {
+        } else if (open.containsKey(id)) {
             streamWindow += increment;
         }
         notifyAll();
     }
 
     private synchronized void onHeaders(int id, int flags, byte[] block) {
-        if (response == null || id != response.streamId) {
+        Response response = open.get(id);
+        if (response == null) {
             return;
         }
         if (response.status == 0) {
@@ -298,24 +331,31 @@ final class H2Client implements Closeable {
             response.headerHex = HexFormat.of().formatHex(block, 0, Math.min(block.length, 32));
         }
         if ((flags & FLAG_END_STREAM) != 0) {
-            response.complete = true;
-            notifyAll();
+            complete(response);
         }
     }
 
     private synchronized void onData(int id, int flags, byte[] payload) {
-        if (response == null || id != response.streamId) {
+        Response response = open.get(id);
+        if (response == null) {
             return;
         }
         response.body.write(payload, 0, payload.length);
         if ((flags & FLAG_END_STREAM) != 0) {
-            response.complete = true;
-            notifyAll();
+            complete(response);
         }
     }
 
+    private void complete(Response response) {
+        response.completedNanos = System.nanoTime();
+        response.complete = true;
+        open.remove(response.streamId);
+        notifyAll();
+    }
+
     private synchronized void onReset(int id, String why) {
-        if (response != null && id == response.streamId) {
+        Response response = open.remove(id);
+        if (response != null) {
             response.reset = why;
             notifyAll();
         }
@@ -354,20 +394,28 @@ final class H2Client implements Closeable {
 
     /**
      * Pseudo-header fields by index into HPACK's static table (RFC 7541 appendix A), as Tomcat's decoder insists:
-     * {@code :method POST} (3) and {@code :scheme} (6, 7) whole, {@code :path} (4) and {@code :authority} (1) as
+     * {@code :method GET} (2) or {@code POST} (3) and {@code :scheme} (6, 7) whole, {@code :path} (4) and {@code :authority} (1) as
      * literals with an indexed name; the other fields as literals with a new name. Never indexed, no Huffman.
      */
     private byte[] headerBlock(String method, String path, int contentLength) {
-        if (!"POST".equals(method)) {
-            throw new IllegalArgumentException("only POST is encoded: " + method);
-        }
         ByteArrayOutputStream block = new ByteArrayOutputStream();
-        block.write(0x80 | 3);
+        switch (method) {
+            case "GET":
+                block.write(0x80 | 2);
+                break;
+            case "POST":
+                block.write(0x80 | 3);
+                break;
+            default:
+                throw new IllegalArgumentException("only GET and POST are encoded: " + method);
+        }
         block.write(0x80 | ("https".equals(scheme) ? 7 : 6));
         literalIndexedName(block, 4, path);
         literalIndexedName(block, 1, authority);
-        literal(block, "content-type", "application/octet-stream");
-        literal(block, "content-length", Integer.toString(contentLength));
+        if (contentLength >= 0) {
+            literal(block, "content-type", "application/octet-stream");
+            literal(block, "content-length", Integer.toString(contentLength));
+        }
         return block.toByteArray();
     }
 
@@ -439,21 +487,23 @@ final class H2Client implements Closeable {
         }
     }
 
-    /** A response: its status and body. */
-    static final class Response {
-        final int streamId;
-        int status;
+    /** A response: its status and body, and when it was complete. Read after {@link #await}. */
+    public static final class Response {
+        public final int streamId;
+        public int status;
         final ByteArrayOutputStream body = new ByteArrayOutputStream();
         boolean complete;
         String reset;
+        /** {@link System#nanoTime()} when the last frame of the response arrived. */
+        public volatile long completedNanos;
         /** The start of the response's header block, for messages. */
-        String headerHex;
+        public String headerHex;
 
         Response(int streamId) {
             this.streamId = streamId;
         }
 
-        byte[] body() {
+        public byte[] body() {
             return body.toByteArray();
         }
     }

@@ -1,0 +1,102 @@
+package io.hybridconnector.loop;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The one place that decides whether a request keeps its loop or gives it to another thread. Every hand-off the
+ * connector makes is one of this class's {@link Decision}s, asked at one of three {@link Moment}s:
+ * <ul>
+ * <li>a request starts whose class held loops before (it blocked, or it ran past the budget): it moves at once, so
+ * the loop's other connections do not wait for the stall detector to notice it (seeds/000: classify heavy work);</li>
+ * <li>the leader is about to wait for its own socket (a request body still in flight, a client that reads slowly):
+ * it moves, because only now has the request really blocked (seeds/002: hand off lazily, but do hand off);</li>
+ * <li>the stall detector looks at a run in progress: one that waits (a sleep, a lock, a JDBC read in the kernel)
+ * moves at once; one that computes moves once it has held the loop for the budget while other connections of the
+ * loop may have work, which bounds how long any connection waits for its loop because of another's request.</li>
+ * </ul>
+ * The fast path never asks: a short request starts, runs and ends on its leader with no hand-off, and the detector
+ * sees its run only if it lasts. Immutable; any thread.
+ */
+public final class HandOffPolicy {
+
+    /** What the policy decided: keep the loop, or why it moves. */
+    public enum Decision {
+        /** The request keeps its loop: it is short so far, or nobody else waits for the loop. */
+        STAY,
+        /** The request's class held loops before: the loop moves before the request runs. */
+        PREDICTED,
+        /** The leader is about to wait for its own socket. */
+        SOCKET_WAIT,
+        /** The detector saw the leader wait: in a sleep, a lock or a condition, or in a system call. */
+        BLOCKED,
+        /** The request computed for the budget while other connections of the loop may have work. */
+        COMPUTED
+    }
+
+    /** When the policy is asked. */
+    public enum Moment {
+        /** A request of a class that held loops before is about to run. */
+        LONG_CLASS_STARTS,
+        /** The leader is about to wait until its socket can be read or written. */
+        SOCKET_WAIT,
+        /** The stall detector looks at a run in progress. */
+        DETECTOR_TICK
+    }
+
+    /** What the leader of a run in progress was doing when the detector looked. */
+    public enum Activity {
+        /** On a CPU, or ready to be: computing. */
+        RUNNING,
+        /** Parked in Java: {@code Thread.sleep}, a monitor, a {@code LockSupport.park}. */
+        WAITING_IN_JAVA,
+        /** Asleep in a system call (a socket read to a database shows as RUNNABLE to Java). */
+        WAITING_IN_KERNEL
+    }
+
+    private final long budgetNanos;
+
+    /**
+     * @param budgetMillis how long a run may hold its loop while others may wait for it ({@code blockedHandOffMillis})
+     */
+    public HandOffPolicy(long budgetMillis) {
+        this.budgetNanos = TimeUnit.MILLISECONDS.toNanos(budgetMillis);
+    }
+
+    public long budgetNanos() {
+        return budgetNanos;
+    }
+
+    /**
+     * @param moment        who asks
+     * @param runNanos      how long the run has held its loop (detector ticks only)
+     * @param activity      what its leader was doing (detector ticks only)
+     * @param othersMayWait whether another connection, task or HTTP/2 stream of the loop may be ready meanwhile
+     */
+    public Decision decide(Moment moment, long runNanos, Activity activity, boolean othersMayWait) {
+        switch (moment) {
+            case LONG_CLASS_STARTS:
+                return Decision.PREDICTED;
+            case SOCKET_WAIT:
+                return Decision.SOCKET_WAIT;
+            case DETECTOR_TICK:
+                return onTick(runNanos, activity, othersMayWait);
+            default:
+                throw new IllegalArgumentException(String.valueOf(moment));
+        }
+    }
+
+    private Decision onTick(long runNanos, Activity activity, boolean othersMayWait) {
+        if (activity == Activity.WAITING_IN_JAVA) {
+            // Parked in Java, whatever its age: it blocked. (Not so for the kernel at first sight: a thread stopped
+            // at a GC safepoint looks asleep there too, and a short system call is cheaper than a hand-off.)
+            return Decision.BLOCKED;
+        }
+        if (runNanos < budgetNanos) {
+            return Decision.STAY;
+        }
+        if (activity == Activity.WAITING_IN_KERNEL) {
+            return Decision.BLOCKED;
+        }
+        return othersMayWait ? Decision.COMPUTED : Decision.STAY;
+    }
+}
