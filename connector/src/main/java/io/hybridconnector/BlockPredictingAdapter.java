@@ -49,7 +49,12 @@ final class BlockPredictingAdapter implements Adapter {
             known = classifier.lookup(RequestClassifier.keyOf(req));
             if (known != null && known.predictBlocking()) {
                 loop.handOffBeforeRunning();
-                delegate.service(req, res);
+                long start = System.nanoTime();
+                try {
+                    delegate.service(req, res);
+                } finally {
+                    known.ranOffLoop(System.nanoTime() - start >= loop.handOffBudgetNanos() / 2);
+                }
                 return;
             }
         }

@@ -33,8 +33,6 @@ public final class RequestClassifier {
     static final int BLOCKED_WEIGHT = 3;
     static final int BLOCKING_SCORE = 6;
     static final int MAX_BLOCK_SCORE = 12;
-    /** One request in this many of a blocking class runs on the loop anyway, to see whether it still blocks. */
-    static final int PROBE_EVERY = 16;
 
     private final ConcurrentHashMap<String,RequestClass> classes = new ConcurrentHashMap<>();
     /** Set once any request has blocked: until then the adapter does not even look requests up. */
@@ -111,7 +109,6 @@ public final class RequestClassifier {
         private volatile boolean heavy;
         private int fitsInARow;
         private volatile int blockScore;
-        private int sinceProbe;
 
         public boolean isBlocking() {
             return blockScore >= BLOCKING_SCORE;
@@ -124,10 +121,25 @@ public final class RequestClassifier {
 
         /**
          * @return {@code true} if a request of this class should give its loop away before it runs, because
-         *         requests of this class blocked; one in {@link #PROBE_EVERY} runs on the loop to re-test
+         *         requests of this class held loops. Every such request is timed where it runs instead
+         *         ({@link #ranOffLoop}), so none has to hold a loop again to show that the class became short.
          */
         public boolean predictBlocking() {
-            return isBlocking() && ++sinceProbe % PROBE_EVERY != 0;
+            return isBlocking();
+        }
+
+        /**
+         * A request of this class ran after giving its loop away: was it long (by wall time, so a request that shares
+         * a busy core counts as long, the safe side)? Short runs take the score down one at a time, long ones keep
+         * it up; a class that stopped blocking runs on the loop again after a few short requests.
+         */
+        public void ranOffLoop(boolean longRun) {
+            int score = blockScore;
+            int next = longRun ? Math.min(score + 1, MAX_BLOCK_SCORE) : Math.max(score - 1, 0);
+            if ((score >= BLOCKING_SCORE) != (next >= BLOCKING_SCORE)) {
+                reclassifications.increment();
+            }
+            blockScore = next;
         }
 
         /** A request of this class ran on a loop (not handed off in advance); did it block? */

@@ -246,7 +246,7 @@ public final class EventLoop {
             } catch (Throwable t) {
                 // One failed task (a registration, a re-arm, a dispatch) must not end the loop for every connection.
                 log.error("A task failed on event loop " + id + "; the loop goes on", t);
-                leading = inLoop();
+                leading = endRunAfterFailure();
             }
             if (!leading) {
                 return false;
@@ -295,7 +295,7 @@ public final class EventLoop {
             } catch (Throwable t) {
                 // A failure of our own (a key cancelled by a concurrent close, a bug): close that connection only.
                 log.error("A connection failed on event loop " + id + "; it is closed, the loop goes on", t);
-                leading = inLoop();
+                leading = endRunAfterFailure();
                 closeQuietly(channel);
             }
             if (!leading) {
@@ -303,6 +303,22 @@ public final class EventLoop {
             }
         }
         return true;
+    }
+
+    /**
+     * Ends the run a failure left open, if the calling thread still leads the loop.
+     *
+     * @return whether the calling thread still leads the loop
+     */
+    private boolean endRunAfterFailure() {
+        if (!inLoop()) {
+            return false;
+        }
+        long v = runSeq.get();
+        if ((v & 1) == 1 && (v & HANDED_OFF) == 0) {
+            endRun(v);
+        }
+        return inLoop();
     }
 
     private static void closeQuietly(LoopChannel channel) {
@@ -419,6 +435,11 @@ public final class EventLoop {
         counters.handedOff(why);
         transfer();
         return true;
+    }
+
+    /** @return how long a run may hold this loop while others may wait ({@code blockedHandOffMillis}) */
+    public long handOffBudgetNanos() {
+        return detector == null ? Long.MAX_VALUE : detector.policy().budgetNanos();
     }
 
     // ------------------------------------------------------------------ what the stall detector reads

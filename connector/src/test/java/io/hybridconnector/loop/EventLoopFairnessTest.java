@@ -1,0 +1,98 @@
+package io.hybridconnector.loop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import io.hybridconnector.loop.HandOffPolicy.Decision;
+import io.hybridconnector.loop.LoopFixture.Connection;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The loop, its pool and its detector without HTTP ({@link LoopFixture}): a run that computes or sleeps past the
+ * budget lets the loop's other connection run within a bound, counted under its cause; a run alone on its loop keeps
+ * it, and is logged once it held the loop past {@code loopWarnMillis}.
+ */
+class EventLoopFairnessTest {
+
+    private static final long BUDGET_MILLIS = 5;
+    /** The budget, the detector's lateness and a loaded CI machine's scheduling. */
+    private static final long BOUND_MILLIS = 40;
+
+    @Test
+    void aComputingRunGivesTheLoopUpWhenAnotherConnectionIsReady() throws Exception {
+        try (LoopFixture f = new LoopFixture(BUDGET_MILLIS, -1)) {
+            long waited = waitBeside(f, () -> LoopFixture.spin(300));
+            assertTrue(waited <= BOUND_MILLIS, "the light connection waited " + waited + " ms");
+            assertEquals(1, f.counters.getHandOffs(Decision.COMPUTED), "computed hand-offs");
+        }
+    }
+
+    @Test
+    void aSleepingRunGivesTheLoopUpAtTheFirstLook() throws Exception {
+        try (LoopFixture f = new LoopFixture(BUDGET_MILLIS, -1)) {
+            long waited = waitBeside(f, () -> LoopFixture.sleep(300));
+            assertTrue(waited <= BOUND_MILLIS, "the light connection waited " + waited + " ms");
+            assertEquals(1, f.counters.getHandOffs(Decision.BLOCKED), "blocked hand-offs");
+        }
+    }
+
+    @Test
+    void aComputingRunAloneKeepsItsLoopAndIsLogged() throws Exception {
+        Logger logger = Logger.getLogger(StallDetector.class.getName());
+        List<LogRecord> warnings = new ArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public synchronized void publish(LogRecord r) {
+                if (r.getLevel() == Level.WARNING) {
+                    warnings.add(r);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(handler);
+        try (LoopFixture f = new LoopFixture(BUDGET_MILLIS, 50)) {
+            Connection alone = f.connect("GET /report", () -> LoopFixture.spin(200));
+            alone.ready();
+            assertTrue(alone.done.await(5, TimeUnit.SECONDS));
+            assertEquals(0, f.counters.getHandOffs(), "hand-offs with nobody else to serve");
+        } finally {
+            logger.removeHandler(handler);
+        }
+        synchronized (handler) {
+            assertEquals(1, warnings.size(), "warnings: " + warnings.size());
+            String message = warnings.get(0).getMessage();
+            System.out.println("sample WARN: " + message);
+            assertTrue(message.contains("GET /report") && message.contains("LoopFixture.spin"), message);
+        }
+    }
+
+    /** Makes a heavy connection ready, then a light one; returns how long the light one waited for its run. */
+    private static long waitBeside(LoopFixture f, Runnable heavyWork) throws Exception {
+        Connection heavy = f.connect("heavy", heavyWork);
+        Connection light = f.connect("light", () -> { });
+        heavy.ready();
+        assertTrue(heavy.ran.await(5, TimeUnit.SECONDS), "the heavy run did not start");
+        Thread.sleep(1);
+        long readyAt = System.nanoTime();
+        light.ready();
+        assertTrue(light.ran.await(5, TimeUnit.SECONDS), "the light run did not start");
+        assertTrue(heavy.done.await(5, TimeUnit.SECONDS), "the heavy run did not end");
+        return TimeUnit.NANOSECONDS.toMillis(light.ranAt - readyAt);
+    }
+}

@@ -1,0 +1,42 @@
+package io.hybridconnector.loop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.concurrent.TimeUnit;
+
+import io.hybridconnector.loop.HandOffPolicy.Activity;
+import io.hybridconnector.loop.HandOffPolicy.Decision;
+import io.hybridconnector.loop.HandOffPolicy.Moment;
+
+import org.junit.jupiter.api.Test;
+
+/** Every rule of the policy, one assertion each, as the detector and the leader ask. */
+class HandOffPolicyTest {
+
+    private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+    private final HandOffPolicy policy = new HandOffPolicy(5);
+
+    @Test
+    void theLeaderMovesBeforeALongClassRunsAndBeforeWaitingForItsSocket() {
+        assertEquals(Decision.PREDICTED, policy.decide(Moment.LONG_CLASS_STARTS, 0, Activity.RUNNING, false));
+        assertEquals(Decision.SOCKET_WAIT, policy.decide(Moment.SOCKET_WAIT, 0, Activity.RUNNING, false));
+    }
+
+    @Test
+    void aRunParkedInJavaMovesAtTheFirstLook() {
+        assertEquals(Decision.BLOCKED, policy.decide(Moment.DETECTOR_TICK, 0, Activity.WAITING_IN_JAVA, false));
+    }
+
+    @Test
+    void aRunInTheKernelMovesOnlyOnceItReachedTheBudget() {
+        assertEquals(Decision.STAY, policy.decide(Moment.DETECTOR_TICK, 4 * MS, Activity.WAITING_IN_KERNEL, true));
+        assertEquals(Decision.BLOCKED, policy.decide(Moment.DETECTOR_TICK, 5 * MS, Activity.WAITING_IN_KERNEL, false));
+    }
+
+    @Test
+    void aComputingRunMovesAtTheBudgetOnlyWhenOthersMayWait() {
+        assertEquals(Decision.STAY, policy.decide(Moment.DETECTOR_TICK, 4 * MS, Activity.RUNNING, true));
+        assertEquals(Decision.COMPUTED, policy.decide(Moment.DETECTOR_TICK, 5 * MS, Activity.RUNNING, true));
+        assertEquals(Decision.STAY, policy.decide(Moment.DETECTOR_TICK, 500 * MS, Activity.RUNNING, false));
+    }
+}

@@ -1,0 +1,135 @@
+package io.hybridconnector.loop;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Pipe;
+import java.nio.channels.SelectionKey;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One {@link EventLoop} with its pool and stall detector, no HTTP: connections are pipes whose {@link LoopChannel}
+ * runs a scripted piece of work once, as a run of the loop, when a byte arrives.
+ */
+final class LoopFixture implements AutoCloseable {
+
+    final LoopCounters counters = new LoopCounters();
+    final LoopThreadPool pool = new LoopThreadPool("loop-test", 4, true);
+    final StallDetector detector;
+    final EventLoop loop;
+
+    LoopFixture(long budgetMillis, long warnMillis) throws IOException {
+        detector = new StallDetector(new HandOffPolicy(budgetMillis), warnMillis);
+        loop = new EventLoop(0, pool, counters, detector);
+        EventLoop[] loops = { loop };
+        pool.start(loops);
+        detector.start(loops, "loop-test-detector");
+    }
+
+    /** Registers a connection that runs {@code work} when made {@link Connection#ready}. */
+    Connection connect(String name, Runnable work) throws Exception {
+        Connection c = new Connection(name, work);
+        CountDownLatch registered = new CountDownLatch(1);
+        loop.submit(() -> {
+            try {
+                loop.register(c.pipe.source(), SelectionKey.OP_READ, c);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            registered.countDown();
+            return true;
+        });
+        assertTrue(registered.await(5, TimeUnit.SECONDS), "registration");
+        return c;
+    }
+
+    @Override
+    public void close() {
+        loop.stop();
+        detector.stop();
+        pool.stop(1000);
+        loop.closeSelectorIfOpen();
+    }
+
+    static void spin(long millis) {
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A pipe as a connection: a byte makes it ready; its run does the scripted work. */
+    final class Connection implements LoopChannel {
+        final String name;
+        final Pipe pipe = Pipe.open();
+        final Runnable work;
+        final CountDownLatch ran = new CountDownLatch(1);
+        final CountDownLatch done = new CountDownLatch(1);
+        volatile long ranAt;
+
+        Connection(String name, Runnable work) throws IOException {
+            this.name = name;
+            this.work = work;
+            pipe.source().configureBlocking(false);
+        }
+
+        void ready() throws IOException {
+            pipe.sink().write(ByteBuffer.wrap(new byte[] { 1 }));
+        }
+
+        @Override
+        public boolean onReady(int readyOps) {
+            try {
+                pipe.source().read(ByteBuffer.allocate(16));
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            ranAt = System.nanoTime();
+            long seq = loop.beginRun(this);
+            ran.countDown();
+            work.run();
+            boolean leading = loop.endRun(seq);
+            done.countDown();
+            return leading;
+        }
+
+        @Override
+        public boolean checkTimeout(long nowMillis) {
+            return true;
+        }
+
+        @Override
+        public void suspendInterest() {
+        }
+
+        @Override
+        public boolean resumeIfFree() {
+            return true;
+        }
+
+        @Override
+        public void closeOnStop() {
+            try {
+                pipe.source().close();
+                pipe.sink().close();
+            } catch (IOException e) {
+                // closing anyway
+            }
+        }
+
+        @Override
+        public String describeRun() {
+            return name;
+        }
+    }
+}
