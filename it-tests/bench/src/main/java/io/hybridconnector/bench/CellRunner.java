@@ -54,7 +54,7 @@ public final class CellRunner {
     public Measurement run(int port, Measurement.Cell cell, String connector, int round, Duration warmup,
             Duration duration) throws IOException, InterruptedException {
         CellSpec spec = new CellSpec(new InetSocketAddress("127.0.0.1", port), sizePath(cell.kb()),
-                cell.concurrency(), warmup, duration, requestTimeout, sizeBytes(cell.kb()));
+                cell.concurrency(), warmup, duration, requestTimeout, sizeBytes(cell.kb())).withCloseEach(cell.close());
         ServerProbe probe = new ServerProbe(proc, serverPid, perf, workDir, serverCpu);
         CellResult client = LoadGenerator.run(spec, probe);
         return new Measurement(cell, connector, round, client, probe.finish());

@@ -11,7 +11,8 @@ final class Options {
 
     static final String HELP = """
             Options (pass them as -Dbench.args="..." to exec:exec@compare):
-              --cells LIST          KBxCONCURRENCY cells, default 0.1x8,0.1x100,10x8,100x100
+              --cells LIST          KBxCONCURRENCY cells, default 0.1x8,0.1x100,10x8,100x100,0.1x20close;
+                                    a "close" suffix asks Connection: close (a new connection per request)
               --sizes LIST          response sizes in KB (0.1,10,100); with --concurrency: every combination
               --concurrency LIST    connections, e.g. 8,100,1000
               --duration S          measured seconds per window (default 5)
@@ -98,7 +99,7 @@ final class Options {
                 }
             }
         } else if (o.cells.isEmpty()) {
-            o.cells = parseCells("0.1x8,0.1x100,10x8,100x100");
+            o.cells = parseCells("0.1x8,0.1x100,10x8,100x100,0.1x20close");
         }
         return o;
     }
@@ -106,12 +107,15 @@ final class Options {
     static List<Measurement.Cell> parseCells(String list) {
         List<Measurement.Cell> cells = new ArrayList<>();
         for (String cell : list.split(",")) {
-            String[] p = cell.trim().split("[xX@]");
+            String spec = cell.trim();
+            boolean close = spec.endsWith("close");
+            String[] p = (close ? spec.substring(0, spec.length() - "close".length()) : spec).split("[xX@]");
             if (p.length != 2) {
-                throw new IllegalArgumentException("a cell is KBxCONCURRENCY, e.g. 0.1x8; got " + cell);
+                throw new IllegalArgumentException("a cell is KBxCONCURRENCY[close], e.g. 0.1x8 or 0.1x20close; got "
+                        + cell);
             }
             Double.parseDouble(p[0]);
-            cells.add(new Measurement.Cell(p[0], Integer.parseInt(p[1])));
+            cells.add(new Measurement.Cell(p[0], Integer.parseInt(p[1]), close));
         }
         return cells;
     }

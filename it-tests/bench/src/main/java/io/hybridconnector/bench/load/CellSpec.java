@@ -18,13 +18,20 @@ import java.time.Duration;
  * @param expectedBodyBytes  body length every response must have, or -1 for any
  * @param thinkTime          mean of an exponentially distributed pause between a response and the connection's next
  *                           request ({@link Duration#ZERO}: none, the papers' zero think time); seeds/004's clients
+ * @param closeEach          every request asks {@code Connection: close}: a new connection per request (churn: the
+ *                           accept, registration and close paths), instead of keep-alive
  */
 public record CellSpec(InetSocketAddress target, String path, int connections, Duration warmup, Duration duration,
-        Duration requestTimeout, long expectedBodyBytes, Duration thinkTime) {
+        Duration requestTimeout, long expectedBodyBytes, Duration thinkTime, boolean closeEach) {
 
     public CellSpec(InetSocketAddress target, String path, int connections, Duration warmup, Duration duration,
             Duration requestTimeout, long expectedBodyBytes) {
         this(target, path, connections, warmup, duration, requestTimeout, expectedBodyBytes, Duration.ZERO);
+    }
+
+    public CellSpec(InetSocketAddress target, String path, int connections, Duration warmup, Duration duration,
+            Duration requestTimeout, long expectedBodyBytes, Duration thinkTime) {
+        this(target, path, connections, warmup, duration, requestTimeout, expectedBodyBytes, thinkTime, false);
     }
 
     public CellSpec {
@@ -42,21 +49,28 @@ public record CellSpec(InetSocketAddress target, String path, int connections, D
     }
 
     public CellSpec withExpectedBodyBytes(long bytes) {
-        return new CellSpec(target, path, connections, warmup, duration, requestTimeout, bytes, thinkTime);
+        return new CellSpec(target, path, connections, warmup, duration, requestTimeout, bytes, thinkTime, closeEach);
     }
 
     public CellSpec withThinkTime(Duration mean) {
-        return new CellSpec(target, path, connections, warmup, duration, requestTimeout, expectedBodyBytes, mean);
+        return new CellSpec(target, path, connections, warmup, duration, requestTimeout, expectedBodyBytes, mean,
+                closeEach);
     }
 
     public CellSpec withRequestTimeout(Duration timeout) {
-        return new CellSpec(target, path, connections, warmup, duration, timeout, expectedBodyBytes, thinkTime);
+        return new CellSpec(target, path, connections, warmup, duration, timeout, expectedBodyBytes, thinkTime,
+                closeEach);
     }
 
-    /** The request bytes: HTTP/1.1 keeps the connection open by default, so no Connection header. */
+    public CellSpec withCloseEach(boolean close) {
+        return new CellSpec(target, path, connections, warmup, duration, requestTimeout, expectedBodyBytes, thinkTime,
+                close);
+    }
+
+    /** The request bytes: HTTP/1.1 keeps the connection open by default, so no Connection header unless churning. */
     byte[] requestBytes() {
         String host = target.getHostString() + ":" + target.getPort();
-        return ("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nUser-Agent: hybrid-bench\r\n\r\n")
-                .getBytes(StandardCharsets.US_ASCII);
+        return ("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nUser-Agent: hybrid-bench\r\n"
+                + (closeEach ? "Connection: close\r\n" : "") + "\r\n").getBytes(StandardCharsets.US_ASCII);
     }
 }

@@ -11,10 +11,15 @@ import io.hybridconnector.bench.server.ServerProbe;
 public record Measurement(Cell cell, String connector, int round, CellResult client, ServerProbe.Delta server) {
 
     /** A response size and a concurrency. */
-    public record Cell(String kb, int concurrency) {
+    /** A response size at a concurrency; {@code close}: a new connection per request (churn). */
+    public record Cell(String kb, int concurrency, boolean close) {
+
+        public Cell(String kb, int concurrency) {
+            this(kb, concurrency, false);
+        }
 
         public String label() {
-            return kb + " KB, c=" + concurrency;
+            return kb + " KB, c=" + concurrency + (close ? ", Connection: close" : "");
         }
     }
 

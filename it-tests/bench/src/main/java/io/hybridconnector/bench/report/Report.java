@@ -81,7 +81,7 @@ public final class Report {
                         ? median(values[1]) / median(values[0]) : Double.NaN;
                 sb.append(' ').append(Double.isNaN(ratio) || Double.isInfinite(ratio) ? "" : format(ratio))
                         .append(" |");
-                double[] base = BASELINE_NIO.get(cell.kb() + "@" + cell.concurrency());
+                double[] base = cell.close() ? null : BASELINE_NIO.get(cell.kb() + "@" + cell.concurrency());
                 int bi = BASELINE_METRICS.indexOf(metric);
                 sb.append(' ').append(base != null && bi >= 0 ? format(base[bi]) : "").append(" |\n");
             }
@@ -90,7 +90,7 @@ public final class Report {
     }
 
     public static String csvHeader() {
-        return "round,kb,concurrency,connector,requests,window_s,req_per_s,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,"
+        return "round,kb,concurrency,close,connector,requests,window_s,req_per_s,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,"
                 + "cs,voluntary_cs,involuntary_cs,cs_per_req,cpu_us_per_req,read_per_req,write_per_req,"
                 + "wakeup_per_req,futex_per_req,epoll_wait_per_req,epoll_ctl_per_req,errors,error_kinds,"
                 + "reconnects,client_cpu_share,body_bytes,tomcat_cpu_share,server_cpu_busy_share";
@@ -101,7 +101,7 @@ public final class Report {
         var c = m.client();
         var s = m.server();
         return String.join(",", Integer.toString(m.round()), m.cell().kb(), Integer.toString(m.cell().concurrency()),
-                m.connector(), Long.toString(c.requests()), raw(c.windowNanos() / 1e9), raw(x.get("req/s")),
+                Boolean.toString(m.cell().close()), m.connector(), Long.toString(c.requests()), raw(c.windowNanos() / 1e9), raw(x.get("req/s")),
                 raw(c.latencyMillis(50)), raw(c.latencyMillis(90)), raw(c.latencyMillis(99)),
                 raw(c.latencyMillis(99.9)), raw(c.latency().getTotalCount() == 0 ? Double.NaN
                         : c.latency().getMaxValue() / 1e6),

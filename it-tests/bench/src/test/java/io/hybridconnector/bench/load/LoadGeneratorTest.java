@@ -12,6 +12,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
@@ -35,6 +36,19 @@ class LoadGeneratorTest {
             assertTrue(r.latencyMillis(50) > 0);
             assertEquals(4, server.connections.get(), "one connection per slot, kept alive");
             assertTrue(server.requests.get() >= r.requests());
+        }
+    }
+
+    @Test
+    void closeEachOpensANewConnectionPerRequestWithoutCountingItAsAnError() throws Exception {
+        try (TinyServer server = new TinyServer(n -> new String[] {
+                "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", TinyServer.CLOSE })) {
+            CellResult r = LoadGenerator.run(spec(server, 2).withExpectedBodyBytes(2).withCloseEach(true));
+            assertEquals(0, r.errorCount(), r.errorsText());
+            assertTrue(r.requests() > 20, "requests " + r.requests());
+            assertTrue(server.connections.get() >= r.requests(), "a connection per request: "
+                    + server.connections.get() + " for " + r.requests());
+            assertTrue(server.sawConnectionClose.get(), "the requests asked Connection: close");
         }
     }
 
@@ -136,6 +150,7 @@ class LoadGeneratorTest {
         static final String CLOSE = "\u0000close";
         final AtomicInteger connections = new AtomicInteger();
         final AtomicLong requests = new AtomicLong();
+        final AtomicBoolean sawConnectionClose = new AtomicBoolean();
         private final ServerSocket server;
         private final IntFunction<String[]> responses;
         private final Thread acceptor;
@@ -170,8 +185,12 @@ class LoadGeneratorTest {
             try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
                 s.setTcpNoDelay(true);
                 for (int n = 0;; n++) {
-                    if (!readRequestHead(in)) {
+                    String head = readRequestHead(in);
+                    if (head == null) {
                         return;
+                    }
+                    if (head.contains("\r\nConnection: close\r\n")) {
+                        sawConnectionClose.set(true);
                     }
                     requests.incrementAndGet();
                     for (String part : responses.apply(n)) {
@@ -187,16 +206,19 @@ class LoadGeneratorTest {
             }
         }
 
-        private static boolean readRequestHead(InputStream in) throws IOException {
+        /** The request head up to its empty line, or {@code null} when the client closed first. */
+        private static String readRequestHead(InputStream in) throws IOException {
+            StringBuilder head = new StringBuilder();
             int matched = 0;
             while (matched < 4) {
                 int b = in.read();
                 if (b < 0) {
-                    return false;
+                    return null;
                 }
+                head.append((char) b);
                 matched = (b == (matched % 2 == 0 ? '\r' : '\n')) ? matched + 1 : (b == '\r' ? 1 : 0);
             }
-            return true;
+            return head.toString();
         }
 
         @Override
