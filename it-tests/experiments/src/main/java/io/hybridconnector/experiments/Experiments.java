@@ -386,9 +386,11 @@ public final class Experiments {
         meta.put("server JDK", layout.javaHome().toString());
         meta.put("virtual-thread JDK", String.valueOf(layout.vtJavaHome()));
         meta.put("server JVM options", o.jvmOptions);
+        String twoCores = phases.stream().filter(p -> p.serverCores() == 2).map(p -> "; the " + p.name()
+                + " phase's servers `taskset -c " + serverCpus(p) + "` (both CPUs, the load generator's shared)")
+                .findFirst().orElse("");
         meta.put("pinning", "servers `taskset -c " + SERVER_CPU + "`, load generator (this JVM, all threads) CPU "
-                + CLIENT_CPU + "; the fairness-2cores phase's servers `taskset -c " + SERVER_CPU + "," + CLIENT_CPU
-                + "` (both CPUs, the load generator's shared)");
+                + CLIENT_CPU + twoCores);
         meta.put("syscalls", perf ? "perf stat tracepoints per window (socket writes = write+writev+sendto minus 8-byte"
                 + " eventfd writes; EAGAIN = sys_exit_write/writev with ret == -11)" : "not counted (perf unavailable)");
         meta.put("MBean", "our HybridConnector MBean read over the Tomcat JVM's local JMX port (RMI, no auth) right"

@@ -672,7 +672,7 @@ final class Report {
             p("");
             return;
         }
-        p("The main job's fairness cell (`Fairness`) run with more peers: %d keep-alive"
+        p("The main job's fairness cell (`io.hybridconnector.bench.Fairness`) run with more peers: %d keep-alive"
                 + " connections asking `%s` (the light load) while other connections of the same server carry a heavy"
                 + " load; two load generators at once, on two threads of the harness JVM, both on CPU %d. **1 core**:"
                 + " every server `taskset -c %d`. **2 cores**: every server started on `taskset -c %d,%d`, so it sizes"
