@@ -12,7 +12,11 @@ import jakarta.servlet.http.HttpServletResponse;
 /**
  * {@code /compute?ms=N}: a servlet that computes for N ms of its thread's CPU time, like a report, a template page, an
  * image resize or a password hash. CPU time, not wall time: on a shared core the request takes longer, as real work
- * does, and the work per request stays the same whatever the connector.
+ * does, and the work per request stays the same whatever the connector. On a virtual thread (Tomcat's
+ * {@code useVirtualThreads}) the JDK measures no CPU time ({@code getCurrentThreadCpuTime()} is -1 up to JDK 25 at
+ * least), so there the request computes for N ms of wall time: the same work while its carrier thread has the CPU,
+ * less when other processes take it. Without that the loop never ended and wedged the carrier (it-tests/experiments'
+ * fairness phase, nio-vt, 2026-11-25).
  */
 @WebServlet("/compute")
 public class ComputeServlet extends HttpServlet {
@@ -32,15 +36,23 @@ public class ComputeServlet extends HttpServlet {
         Responses.text(resp, "computed " + ms + " ms: " + Long.toHexString(compute(ms)));
     }
 
-    /** A linear congruential generator run until the thread has used {@code ms} of CPU; its state, so it is kept. */
+    /**
+     * A linear congruential generator run until the thread has used {@code ms} of CPU (of wall time where the JDK
+     * measures no CPU time: virtual threads); its state, so it is kept.
+     */
     static long compute(long ms) {
-        long until = THREADS.getCurrentThreadCpuTime() + ms * 1_000_000;
+        boolean cpu = THREADS.getCurrentThreadCpuTime() != -1;
+        long until = now(cpu) + ms * 1_000_000;
         long x = 1;
         do {
             for (int i = 0; i < 10_000; i++) {
                 x = x * 6364136223846793005L + 1442695040888963407L;
             }
-        } while (THREADS.getCurrentThreadCpuTime() < until);
+        } while (now(cpu) - until < 0);
         return x;
+    }
+
+    private static long now(boolean cpu) {
+        return cpu ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
     }
 }

@@ -12,6 +12,7 @@ import java.util.function.ToDoubleFunction;
 import io.hybridconnector.bench.load.CellResult;
 import io.hybridconnector.bench.load.CellSpec;
 import io.hybridconnector.bench.load.LoadGenerator;
+import io.hybridconnector.bench.load.Probe;
 import io.hybridconnector.bench.report.Report;
 
 /**
@@ -19,33 +20,36 @@ import io.hybridconnector.bench.report.Report;
  * connections, as an operator's application mixes them: requests that compute, that sleep, that download 10 MB.
  * Each scenario runs two load generators at once, on two client threads, against one connector; the table gives the
  * light requests' latency and both throughputs, stock NIO beside ours. The promise it checks: one slow request must
- * not make other connections wait longer than they would on stock NIO.
+ * not make other connections wait longer than they would on stock NIO. Also run by it-tests/experiments (its
+ * {@code fairness} phases, with more peers and a 2-core condition). Immutable; {@code run} loads from the calling
+ * thread and starts one more for the heavy load.
  */
-final class Fairness {
+public final class Fairness {
 
     /** One heavy load beside the light one ({@code connections == 0}: the light load alone). */
-    record Scenario(String name, String path, int connections, long expectedBytes) {
+    public record Scenario(String name, String path, int connections, long expectedBytes) {
     }
 
-    static final int LIGHT_CONNECTIONS = 50;
-    static final String LIGHT_PATH = CellRunner.sizePath("0.1");
+    public static final int LIGHT_CONNECTIONS = 50;
+    public static final String LIGHT_PATH = CellRunner.sizePath("0.1");
+    public static final long LIGHT_BYTES = CellRunner.sizeBytes("0.1");
 
-    static final List<Scenario> ALL = List.of(
+    public static final List<Scenario> ALL = List.of(
             new Scenario("none", null, 0, -1),
             new Scenario("4 computing 20 ms", "/samples/compute?ms=20", 4, -1),
             new Scenario("1 computing 200 ms", "/samples/compute?ms=200", 1, -1),
             new Scenario("2 downloading 10 MB", CellRunner.sizePath("10240"), 2, CellRunner.sizeBytes("10240")),
             new Scenario("4 sleeping 20 ms", "/samples/block?ms=20", 4, -1));
 
-    /** What one scenario measured on one connector in one round. */
-    record Result(Scenario scenario, String connector, int round, CellResult light, CellResult heavy) {
+    /** What one scenario measured on one connector in one round; {@code heavy} is null for the light load alone. */
+    public record Result(Scenario scenario, String connector, int round, CellResult light, CellResult heavy) {
     }
 
     private final Duration warmup;
     private final Duration duration;
     private final Duration timeout;
 
-    Fairness(Duration warmup, Duration duration, Duration timeout) {
+    public Fairness(Duration warmup, Duration duration, Duration timeout) {
         this.warmup = warmup;
         this.duration = duration;
         this.timeout = timeout;
@@ -53,9 +57,18 @@ final class Fairness {
 
     /** Runs the light and the heavy load at once against {@code port}; the heavy one on a second thread. */
     Result run(int port, Scenario s, String connector, int round) throws IOException, InterruptedException {
-        InetSocketAddress target = new InetSocketAddress("127.0.0.1", port);
-        CellSpec light = new CellSpec(target, LIGHT_PATH, LIGHT_CONNECTIONS, warmup, duration, timeout,
-                CellRunner.sizeBytes("0.1"));
+        return run(new InetSocketAddress("127.0.0.1", port), s, connector, round, Probe.NONE);
+    }
+
+    /**
+     * Runs the light load on the calling thread and the heavy one on a second thread, at once, against
+     * {@code target}. Both open their connections together and have the same warm-up and window, so the windows
+     * overlap to within the time it takes to connect. {@code lightProbe} hooks the light load's window (server
+     * counters over the window in which both loads run).
+     */
+    public Result run(InetSocketAddress target, Scenario s, String connector, int round, Probe lightProbe)
+            throws IOException, InterruptedException {
+        CellSpec light = new CellSpec(target, LIGHT_PATH, LIGHT_CONNECTIONS, warmup, duration, timeout, LIGHT_BYTES);
         CompletableFuture<CellResult> heavy = null;
         if (s.connections() > 0) {
             CellSpec spec = new CellSpec(target, s.path(), s.connections(), warmup, duration, timeout,
@@ -72,7 +85,7 @@ final class Fairness {
                 t.start();
             });
         }
-        CellResult lightResult = LoadGenerator.run(light);
+        CellResult lightResult = LoadGenerator.run(light, lightProbe);
         try {
             return new Result(s, connector, round, lightResult, heavy == null ? null : heavy.get());
         } catch (ExecutionException e) {
@@ -159,12 +172,7 @@ final class Fairness {
         }
         List<Scenario> chosen = new ArrayList<>();
         for (String name : list.split(",")) {
-            Scenario found = null;
-            for (Scenario s : ALL) {
-                if (s.name().equals(name.trim())) {
-                    found = s;
-                }
-            }
+            Scenario found = named(name.trim());
             if (found == null) {
                 throw new IllegalArgumentException("--fairness: unknown scenario '" + name + "'; accepted: all, off, "
                         + "or names from " + ALL.stream().map(Scenario::name).toList());
@@ -172,5 +180,15 @@ final class Fairness {
             chosen.add(found);
         }
         return chosen;
+    }
+
+    /** The scenario of {@link #ALL} with this name, or null. */
+    public static Scenario named(String name) {
+        for (Scenario s : ALL) {
+            if (s.name().equals(name)) {
+                return s;
+            }
+        }
+        return null;
     }
 }

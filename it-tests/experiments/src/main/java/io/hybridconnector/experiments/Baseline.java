@@ -1,11 +1,12 @@
 package io.hybridconnector.experiments;
 
+import java.util.List;
 import java.util.Map;
 
 /**
  * Figures to print beside ours: the papers' (seeds/000, seeds/004) and the stock connectors measured on this machine
- * before the project had code (shared/anchors/baseline-stock-connectors.md, wrk, Temurin 25 for the stock peers).
- * Constants only.
+ * before the project had code (shared/anchors/baseline-stock-connectors.md, wrk, Temurin 25 for the stock peers),
+ * and issue 14's fairness table. Constants only.
  */
 final class Baseline {
 
@@ -64,4 +65,30 @@ final class Baseline {
     /** seeds/000 Table 4 / Fig 6a: req/s at 0.1 KB, c=100, one core. */
     static final Map<String, String> FIG6_RPS = Map.of("single", "42K", "sync", "35K", "reactor", "27K",
             "nio", "22K");
+
+    /**
+     * One row of issue 14's table, as printed there (text, with its notes): the heavy load, the server's cores, light
+     * p50 / p99 ms for stock NIO and ours, light and heavy req/s "stock / ours".
+     */
+    record FairnessRow(String scenario, String condition, String nioLatency, String oursLatency, String lightRps,
+            String heavyRps) {
+    }
+
+    /**
+     * Issue 14, measured before the fairness work (Tomcat 10.1.59 distribution, samples WAR, 50 keep-alive light
+     * connections from `wrk --latency`, the heavy load from a second wrk, a JSP spinning the CPU, medians of 2
+     * interleaved rounds of 8 s). Scenario names are {@code io.hybridconnector.bench.Fairness.ALL}'s.
+     */
+    static final List<FairnessRow> FAIRNESS = List.of(
+            new FairnessRow("none", "1 core", "0.53 / 2.5", "0.38 / 2.3", "85,067 / 126,146", ""),
+            new FairnessRow("4 computing 20 ms", "1 core", "3.0 / 16", "81 / 173", "17,020 / 565", "137 / 49"),
+            new FairnessRow("1 computing 200 ms", "1 core", "0.78 / 6.9", "201 / 402", "43,841 / 308", "4.9 / 4.9"),
+            new FairnessRow("2 downloading 10 MB", "1 core", "1.5 / 15", "26 / 108", "26,849 / 1,920", "19 / 36"),
+            new FairnessRow("4 sleeping 20 ms", "1 core", "0.52 / 2.1", "0.39 / 4.4 (max 19)", "87,169 / 109,755",
+                    "189 / 177"),
+            new FairnessRow("4 computing 20 ms", "2 cores", "1.5 / 18", "41 / 81", "26,571 / 1,219", "155 / 95"),
+            new FairnessRow("1 computing 200 ms", "2 cores", "0.68 / 12", "0.33 / 383 (p90 213)", "56,607 / 52,784",
+                    "4.9 / 4.9"),
+            new FairnessRow("4 sleeping 20 ms", "2 cores", "0.53 / 2.6", "0.42 / 45 (max 125)", "86,033 / 75,475",
+                    "189 / 175"));
 }

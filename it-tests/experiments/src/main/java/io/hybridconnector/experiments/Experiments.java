@@ -21,9 +21,11 @@ import java.util.zip.ZipInputStream;
 
 import javax.management.ObjectName;
 
+import io.hybridconnector.bench.Fairness;
 import io.hybridconnector.bench.load.CellResult;
 import io.hybridconnector.bench.load.CellSpec;
 import io.hybridconnector.bench.load.LoadGenerator;
+import io.hybridconnector.bench.load.Probe;
 import io.hybridconnector.bench.server.PerfSyscalls;
 import io.hybridconnector.bench.server.Pinning;
 import io.hybridconnector.bench.server.ProcStats;
@@ -31,9 +33,10 @@ import io.hybridconnector.bench.server.ServerProbe;
 
 /**
  * The papers' experiments in one command: phases of server processes (loopback matrix, write-spin in network
- * namespaces, seeds/004's thread sweep), interleaved rounds, then CSV, a markdown report and PNG plots. Runs on the
- * main thread, which is also the load generator's thread (pinned to CPU 1); the netns phase runs in a child JVM of
- * this class started inside the client namespace, which writes its rows to a CSV the parent reads back.
+ * namespaces, seeds/004's thread sweep, issue 14's fairness cell on one core and on two), interleaved rounds,
+ * then CSV, a markdown report and PNG plots. Runs on the main thread, which is also the load generator's thread
+ * (pinned to CPU 1); the netns phase runs in a child JVM of this class started inside the client namespace, which
+ * writes its rows to a CSV the parent reads back.
  */
 public final class Experiments {
 
@@ -105,8 +108,8 @@ public final class Experiments {
     /** The parent: every phase, then the report. */
     private void runAll() throws Exception {
         Plan plan = Plan.of(o.profile);
-        List<Plan.Phase> phases = plan.phases.stream().filter(p -> o.phases == null || o.phases.contains(p.name()))
-                .map(this::withOverrides).toList();
+        List<Plan.Phase> phases = plan.phases.stream().filter(p -> p.selectedBy(o.phases)).map(this::withOverrides)
+                .toList();
         windowsTotal = phases.stream().mapToInt(p -> p.rounds() * p.cells().stream().mapToInt(c -> c.variants().size())
                 .sum()).sum();
         String date = LocalDate.now().toString();
@@ -135,7 +138,7 @@ public final class Experiments {
     private Plan.Phase withOverrides(Plan.Phase p) {
         return new Plan.Phase(p.name(), p.netns(), p.variants(), p.cells(), o.rounds > 0 ? o.rounds : p.rounds(),
                 p.cellWarmup(), o.windowMillis > 0 ? Duration.ofMillis(o.windowMillis) : p.window(),
-                p.warmupPerVariant(), p.perf());
+                p.warmupPerVariant(), p.perf(), p.serverCores());
     }
 
     private static double estimate(List<Plan.Phase> phases) {
@@ -209,7 +212,7 @@ public final class Experiments {
     private List<Row> runPhase(Plan.Phase phase, String address, List<String> prefix, Path partial) throws Exception {
         List<Variant> variants = phase.variants().stream().filter(v -> phase.usedVariants().contains(v.id())).toList();
         List<Row> rows = new ArrayList<>();
-        try (ServerFleet fleet = new ServerFleet(layout, address, prefix, OUT)) {
+        try (ServerFleet fleet = new ServerFleet(layout, address, prefix, serverCpus(phase), OUT)) {
             fleet.start(variants, phase.name());
             recordServers(phase, fleet, variants);
             Map<Integer, JmxCounters> jmx = new HashMap<>();
@@ -254,9 +257,18 @@ public final class Experiments {
         return rows;
     }
 
+    /** {@code taskset -c} list of a phase's servers: the server CPU, or with two cores the load generator's too. */
+    static String serverCpus(Plan.Phase phase) {
+        return phase.serverCores() == 1 ? Integer.toString(SERVER_CPU) : SERVER_CPU + "," + CLIENT_CPU;
+    }
+
     private void warmUp(Plan.Phase phase, ServerFleet fleet, List<Variant> variants) throws Exception {
         long t0 = System.nanoTime();
         for (Variant v : variants) {
+            if (phase.cells().get(0).beside() != null) {
+                warmUpFairness(phase, fleet.endpoint(v.id()));
+                continue;
+            }
             List<Plan.Cell> cells = phase.cells().stream().filter(c -> c.variants().contains(v.id())).toList();
             Map<String, Plan.Cell> distinct = new LinkedHashMap<>();
             for (Plan.Cell c : cells) {
@@ -278,8 +290,22 @@ public final class Experiments {
         OUT.printf("  JIT warm-up: %d variants, %.0f s%n", variants.size(), (System.nanoTime() - t0) / 1e9);
     }
 
+    /** Each heavy load beside the light one, unmeasured: the compute, sleep and 10 MB servlets' JIT. */
+    private static void warmUpFairness(Plan.Phase phase, ServerFleet.Endpoint e) throws Exception {
+        List<Fairness.Scenario> heavy = phase.cells().stream().map(Plan.Cell::beside)
+                .filter(s -> s.connections() > 0).distinct().toList();
+        Fairness warm = new Fairness(Duration.ZERO, Duration.ofMillis(phase.warmupPerVariant().toMillis()
+                / Math.max(1, heavy.size())), Duration.ofSeconds(10));
+        for (Fairness.Scenario s : heavy) {
+            warm.run(new InetSocketAddress(e.address(), e.port()), s, e.variant().id(), 0, Probe.NONE);
+        }
+    }
+
     private Row measure(Plan.Phase phase, Plan.Cell cell, ServerFleet.Endpoint e, int round, JmxCounters jmx,
             ObjectName bean) throws Exception {
+        if (cell.beside() != null) {
+            return measureFairness(phase, cell, e, round, jmx, bean);
+        }
         CellSpec spec = new CellSpec(new InetSocketAddress(e.address(), e.port()), cell.workload().path(),
                 cell.concurrency(), phase.cellWarmup(), phase.window(), Duration.ofSeconds(10),
                 cell.workload().expectedBytes(), cell.think());
@@ -296,9 +322,33 @@ public final class Experiments {
         return Metrics.row(phase.name(), cell, e.variant(), round, res, d, wp);
     }
 
+    /**
+     * The light load with the probe (/proc, our MBean) on this thread, the heavy one on a second; no perf. Both load
+     * threads share the client CPU, as the main job's two generators do.
+     */
+    private Row measureFairness(Plan.Phase phase, Plan.Cell cell, ServerFleet.Endpoint e, int round, JmxCounters jmx,
+            ObjectName bean) throws Exception {
+        ServerProbe sp = new ServerProbe(new ProcStats(e.pid()), e.pid(), false, layout.work().resolve("perf"),
+                SERVER_CPU, false);
+        WindowProbe wp = new WindowProbe(sp, e.pid(), jmx, bean);
+        Fairness f = new Fairness(phase.cellWarmup(), phase.window(), Duration.ofSeconds(10));
+        Fairness.Result res = f.run(new InetSocketAddress(e.address(), e.port()), cell.beside(), e.variant().id(),
+                round, wp);
+        return Metrics.fairnessRow(phase.name(), cell, e.variant(), round, res, sp.finish(), wp);
+    }
+
     private void progress(Plan.Phase phase, int round, Row r) {
         double elapsed = (System.nanoTime() - started) / 1e9;
         double eta = windowsDone == 0 ? 0 : elapsed / windowsDone * (windowsTotal - windowsDone);
+        if (r.s("experiment").equals("fairness")) {
+            OUT.printf("[%3d/%d %5.0fs, ~%3.0f s left] %-15s r%d %-34s %-6s light %8.0f req/s p50 %6.2f p99 %7.2f"
+                    + " max %7.2f ms, heavy %7s req/s, hand-offs %s, err=%s/%s cpu0 busy %.0f%%%n", windowsDone,
+                    windowsTotal, elapsed, eta, phase.name(), round, r.s("workload"), r.s("variant"), r.d("rps"),
+                    r.d("p50_ms"), r.d("p99_ms"), r.d("max_ms"), Agg.num(r.d("heavy_rps")),
+                    r.s("mbean_HandOffs").isEmpty() ? "-" : r.s("mbean_HandOffs"), r.s("errors"),
+                    r.s("heavy_errors").isEmpty() ? "-" : r.s("heavy_errors"), 100 * r.d("server_cpu_busy"));
+            return;
+        }
         OUT.printf("[%3d/%d %5.0fs, ~%3.0f s left] %-8s r%d %-10s %-18s c=%-4d %-12s %9.0f req/s %7.1f us/req"
                 + " %5.2f cs/req %6.2f wr/req %5.2f EAGAIN/req %5.2f futex/req err=%s cpu0 busy %.0f%%%n",
                 windowsDone, windowsTotal, elapsed, eta, phase.name(), round, r.s("experiment"),
@@ -336,8 +386,11 @@ public final class Experiments {
         meta.put("server JDK", layout.javaHome().toString());
         meta.put("virtual-thread JDK", String.valueOf(layout.vtJavaHome()));
         meta.put("server JVM options", o.jvmOptions);
+        String twoCores = phases.stream().filter(p -> p.serverCores() == 2).map(p -> "; the " + p.name()
+                + " phase's servers `taskset -c " + serverCpus(p) + "` (both CPUs, the load generator's shared)")
+                .findFirst().orElse("");
         meta.put("pinning", "servers `taskset -c " + SERVER_CPU + "`, load generator (this JVM, all threads) CPU "
-                + CLIENT_CPU);
+                + CLIENT_CPU + twoCores);
         meta.put("syscalls", perf ? "perf stat tracepoints per window (socket writes = write+writev+sendto minus 8-byte"
                 + " eventfd writes; EAGAIN = sys_exit_write/writev with ret == -11)" : "not counted (perf unavailable)");
         meta.put("MBean", "our HybridConnector MBean read over the Tomcat JVM's local JMX port (RMI, no auth) right"

@@ -8,8 +8,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import jakarta.servlet.Servlet;
 
 /**
- * The Jetty 12 peer, in its own JVM: the samples' {@code SizeServlet}, {@code MixServlet} and {@code FixedSizeServlet}
- * (the same classes the Tomcat WAR runs, loaded from its {@code WEB-INF/classes} on the class path) under
+ * The Jetty 12 peer, in its own JVM: the samples' {@code SizeServlet}, {@code MixServlet}, {@code FixedSizeServlet},
+ * and for the fairness cell {@code ComputeServlet} and {@code BlockServlet} (the same classes the Tomcat WAR runs, loaded from its {@code WEB-INF/classes} on the class path) under
  * {@code /samples}. The settings are the baseline's (anchors/baseline-stock-connectors.md): a 200-thread pool,
  * 1 acceptor, 1 selector, a backlog of 1024. Runs on the main thread until killed.
  *
@@ -33,6 +33,8 @@ public final class JettyMain {
         context.addServlet(servlet("io.hybridconnector.samples.SizeServlet"), "/size");
         context.addServlet(servlet("io.hybridconnector.samples.MixServlet"), "/mix");
         context.addServlet(servlet("io.hybridconnector.samples.FixedSizeServlet"), "/fixed");
+        context.addServlet(servlet("io.hybridconnector.samples.ComputeServlet"), "/compute");
+        context.addServlet(servlet("io.hybridconnector.samples.BlockServlet"), "/block");
         server.setHandler(context);
         server.start();
         System.out.println("JettyMain: serving " + args[0] + ":" + args[1] + " with Jetty " + Server.getVersion());

@@ -24,6 +24,7 @@ final class JmxCounters implements AutoCloseable {
 
     /** The counters read at each window edge; deltas are reported per window. */
     static final List<String> ATTRIBUTES = List.of("Requests", "WriteCalls", "ZeroByteWrites", "Spins", "HandOffs",
+            "StallHandOffs", "IoHandOffs", "PredictedHandOffs", "ComputedHandOffs",
             "WriteBehindHandOvers", "LoopFlushes", "WriterWaits", "WriteBehindPeakBytes", "ClassifierHeavyClasses",
             "Reclassifications");
 

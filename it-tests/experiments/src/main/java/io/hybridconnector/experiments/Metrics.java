@@ -2,6 +2,7 @@ package io.hybridconnector.experiments;
 
 import java.util.Map;
 
+import io.hybridconnector.bench.Fairness;
 import io.hybridconnector.bench.load.CellResult;
 import io.hybridconnector.bench.server.PerfSyscalls;
 import io.hybridconnector.bench.server.ServerProbe;
@@ -14,7 +15,33 @@ final class Metrics {
 
     static Row row(String phase, Plan.Cell cell, Variant v, int round, CellResult c, ServerProbe.Delta d,
             WindowProbe wp) {
-        double req = c.requests();
+        return row(phase, cell, v, round, c, c.requests(), d, wp);
+    }
+
+    /**
+     * A fairness window: the light load's figures as the row's own (rps, p50, p99, plus p90 and max), the heavy
+     * load's with a {@code heavy_} prefix; server counters per request count light and heavy requests together.
+     */
+    static Row fairnessRow(String phase, Plan.Cell cell, Variant v, int round, Fairness.Result res,
+            ServerProbe.Delta d, WindowProbe wp) {
+        CellResult light = res.light();
+        CellResult heavy = res.heavy();
+        Row r = row(phase, cell, v, round, light, light.requests() + (heavy == null ? 0 : heavy.requests()), d, wp);
+        r.put("p90_ms", light.latencyMillis(90)).put("max_ms", light.latencyMillis(100))
+                .put("heavy_path", cell.beside().path() == null ? "" : cell.beside().path())
+                .put("heavy_connections", cell.beside().connections());
+        if (heavy != null) {
+            r.put("heavy_requests", heavy.requests()).put("heavy_rps", heavy.requestsPerSecond())
+                    .put("heavy_p50_ms", heavy.latencyMillis(50)).put("heavy_p99_ms", heavy.latencyMillis(99))
+                    .put("heavy_errors", heavy.errorCount())
+                    .put("heavy_error_kinds", heavy.errors().isEmpty() ? "" : heavy.errorsText());
+        }
+        return r;
+    }
+
+    private static Row row(String phase, Plan.Cell cell, Variant v, int round, CellResult c, long allRequests,
+            ServerProbe.Delta d, WindowProbe wp) {
+        double req = allRequests;
         Row r = new Row().put("experiment", cell.experiment()).put("condition", cell.condition())
                 .put("workload", cell.workload().label()).put("concurrency", cell.concurrency()).put("variant", v.id())
                 .put("phase", phase).put("round", round).put("think_ms", cell.think().toMillis())

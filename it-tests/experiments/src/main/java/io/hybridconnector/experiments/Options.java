@@ -8,11 +8,13 @@ import java.util.List;
 final class Options {
 
     static final String HELP = """
-            Experiments (seeds/000 Tables 2, 3, 5, 6, Figs 4, 6, 12, 14, 16, 17; seeds/004 Fig 5; issue 3's write-spin)
+            Experiments (seeds/000 Tables 2, 3, 5, 6, Figs 4, 6, 12, 14, 16, 17; seeds/004 Fig 5; issue 3's write-spin;
+            issue 14's fairness cell)
               mvn -B -q -pl it-tests/experiments -am package -DskipTests -Dexperiments=quick|full \\
                   [-Dexperiments.args="OPTIONS"]
             Options:
-              --phases LIST       some of loopback,netns,threads (default: all)
+              --phases LIST       some of loopback,netns,threads,fairness,fairness-2cores (default: all;
+                                  "fairness" selects both fairness phases: server on 1 core, then on 2)
               --rounds N          interleaved rounds per phase (default: the profile's)
               --window-ms N       measured window per cell and variant (default: the profile's)
               --results DIR       where results.csv, report.md and the PNGs go

@@ -6,6 +6,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import io.hybridconnector.bench.Fairness;
+
 /**
  * What a profile runs: phases (each with its own server processes), their cells and timings. Pure data, built once
  * on the main thread.
@@ -28,6 +30,11 @@ final class Plan {
                     Math.round(Double.parseDouble(kb) * 1024));
         }
 
+        /** The fairness cell's light load (50 connections, 0.1 KB), named after the heavy load beside it. */
+        static Workload beside(Fairness.Scenario heavy) {
+            return new Workload(BESIDE + heavy.name(), Fairness.LIGHT_PATH, Fairness.LIGHT_BYTES);
+        }
+
         static Workload mix(int heavyPercent) {
             return new Workload("mix " + heavyPercent + "% heavy",
                     "/samples/mix?heavyPercent=" + heavyPercent + "&heavyKb=100&lightKb=0.1", -1);
@@ -48,14 +55,29 @@ final class Plan {
      *
      * @param condition  "loopback", or the client's {@code tcp_rmem} in the netns phase ("rmem 4096", "rmem default")
      * @param think      mean think time per connection (seeds/004), zero for the papers' closed loop
+     * @param beside     the heavy load run at the same time on other connections (fairness cells), or null
      */
     record Cell(String experiment, String condition, Workload workload, int concurrency, Duration think,
-            List<String> variants) {
+            List<String> variants, Fairness.Scenario beside) {
+
+        Cell(String experiment, String condition, Workload workload, int concurrency, Duration think,
+                List<String> variants) {
+            this(experiment, condition, workload, concurrency, think, variants, null);
+        }
     }
 
-    /** A set of cells that share server processes. {@code netns}: server and client in their own namespaces. */
+    /**
+     * A set of cells that share server processes. {@code netns}: server and client in their own namespaces.
+     * {@code serverCores}: 1 = every server pinned to the server CPU; 2 = the server CPU and the load generator's
+     * (servers started on both, so that they size their pools and loops for two CPUs).
+     */
     record Phase(String name, boolean netns, List<Variant> variants, List<Cell> cells, int rounds,
-            Duration cellWarmup, Duration window, Duration warmupPerVariant, boolean perf) {
+            Duration cellWarmup, Duration window, Duration warmupPerVariant, boolean perf, int serverCores) {
+
+        /** Selected by {@code --phases} with its name or its group (the name before a '-': "fairness"). */
+        boolean selectedBy(List<String> names) {
+            return names == null || names.contains(name) || names.contains(name.split("-")[0]);
+        }
 
         Set<String> usedVariants() {
             Set<String> s = new LinkedHashSet<>();
@@ -72,6 +94,9 @@ final class Plan {
         this.phases = phases;
     }
 
+    static final String BESIDE = "0.1 KB beside ";
+    static final String ONE_CORE = "1 core";
+    static final String TWO_CORES = "2 cores";
     static final String RMEM_SMALL = "rmem 4096";
     static final String RMEM_DEFAULT = "rmem default";
     static final String RMEM_DEFAULT_VALUE = "4096 131072 6291456";
@@ -113,7 +138,7 @@ final class Plan {
         loop.add(new Cell("connector", "loopback", Workload.fixed("100"), 100, Duration.ZERO,
                 full ? List.of("nio", "nio2", "jetty", "ours", "sync") : List.of("nio", "jetty", "ours")));
         phases.add(new Phase("loopback", false, all, loop, full ? 3 : 1, ms(full ? 400 : 300), ms(full ? 1200 : 800),
-                ms(full ? 5000 : 1000), true));
+                ms(full ? 5000 : 1000), true, 1));
 
         // Phase 2, write-spin without netem: server namespace with a 16 KB send buffer, client namespace with a small
         // (4 KB) or default receive buffer over veth.
@@ -155,7 +180,7 @@ final class Plan {
         // many seconds. Measured on one Tomcat: ours at 100 KB / default window cost 2,387 us/req in the first 2 s of
         // load, 1,117-1,255 in the next 6 s (C2 compiling on the server's core) and 540-553 once compiled.
         phases.add(new Phase("netns", true, all, ns, full ? 3 : 1, ms(400), ms(full ? 1200 : 1000),
-                ms(full ? 12000 : 4000), true));
+                ms(full ? 12000 : 4000), true, 1));
 
         // Phase 3, seeds/004 Fig 5: clients that think (exponential, mean 200 ms) and hold two connections each; ours
         // at 16..2048 threads against the thread-per-connection model's grid of threads x keepAliveTimeout.
@@ -175,8 +200,33 @@ final class Plan {
         // No perf here: Fig 5 needs req/s, latency, CPU and switches (/proc), and perf attaching to a JVM with
         // thousands of threads takes seconds per window on this machine.
         phases.add(new Phase("threads", false, grid, think, full ? 2 : 1, ms(full ? 2000 : 1500),
-                ms(full ? 3000 : 2000), ms(full ? 2000 : 1500), false));
+                ms(full ? 3000 : 2000), ms(full ? 2000 : 1500), false, 1));
+
+        // Phases 4 and 5, issue 14's fairness cell: 50 light connections beside each heavy load, server on one core,
+        // then on two (sharing the load generator's CPU). Quick: one round, and on two cores only the issue's three
+        // 2-core rows plus the light load alone, stock NIO and ours (one Tomcat): about 3 minutes with start-ups.
+        // Full: 3 rounds of 5 s windows, every peer on both: about 16 minutes.
+        List<String> fairPeers = List.of("nio", "nio-vt", "jetty", "ours");
+        phases.add(fairness("fairness", ONE_CORE, Fairness.ALL, fairPeers, all, full));
+        phases.add(fairness("fairness-2cores", TWO_CORES, full ? Fairness.ALL
+                : Fairness.ALL.stream().filter(s -> !s.name().contains("10 MB")).toList(),
+                full ? fairPeers : List.of("nio", "ours"), all, full));
         return new Plan(profile, phases);
+    }
+
+    /**
+     * Window and warm-up: the main job's 5 s windows in full (a 200 ms request completes 25 times in one), 2 s in
+     * quick. No perf: the figures are latency and throughput; /proc CPU and our MBean's hand-offs by cause come along.
+     */
+    private static Phase fairness(String name, String condition, List<Fairness.Scenario> scenarios,
+            List<String> variants, List<Variant> all, boolean full) {
+        List<Cell> cells = new ArrayList<>();
+        for (Fairness.Scenario s : scenarios) {
+            cells.add(new Cell("fairness", condition, Workload.beside(s), Fairness.LIGHT_CONNECTIONS, Duration.ZERO,
+                    variants, s));
+        }
+        return new Phase(name, false, all, cells, full ? 3 : 1, ms(full ? 1000 : 500), ms(full ? 5000 : 2000),
+                ms(full ? 8000 : 3000), false, condition.equals(TWO_CORES) ? 2 : 1);
     }
 
     private static Duration ms(long millis) {

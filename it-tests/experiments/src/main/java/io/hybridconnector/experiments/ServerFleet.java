@@ -22,8 +22,8 @@ import java.util.stream.Stream;
 /**
  * The server processes of one phase, each pinned to the server CPU: a Tomcat 10.1 distribution with one Connector per
  * Tomcat-hosted variant on the default JDK, a second Tomcat on a JDK 21+ for NIO on virtual threads, and a Jetty 12
- * JVM. Optionally all inside a network namespace ({@code prefix}). Our MBean is read over a local JMX port of the
- * first Tomcat (see {@link JmxCounters}). Used from the harness's main thread only.
+ * JVM (or each on the CPUs a phase names). Optionally all inside a network namespace ({@code prefix}). Our MBean is
+ * read over a local JMX port of the first Tomcat (see {@link JmxCounters}). Used from the harness's main thread only.
  */
 final class ServerFleet implements AutoCloseable {
 
@@ -39,6 +39,7 @@ final class ServerFleet implements AutoCloseable {
     private final Layout layout;
     private final String address;
     private final List<String> prefix;
+    private final String cpus;
     private final PrintStream log;
     private final List<Process> processes = new ArrayList<>();
     private final List<Path> bases = new ArrayList<>();
@@ -49,9 +50,15 @@ final class ServerFleet implements AutoCloseable {
      * @param prefix  command prefix before {@code taskset} (e.g. {@code ip netns exec tcsrv}), or empty
      */
     ServerFleet(Layout layout, String address, List<String> prefix, PrintStream log) {
+        this(layout, address, prefix, Integer.toString(layout.serverCpu()), log);
+    }
+
+    /** @param cpus {@code taskset -c} list for every server process, e.g. "0" or "0,1" */
+    ServerFleet(Layout layout, String address, List<String> prefix, String cpus, PrintStream log) {
         this.layout = layout;
         this.address = address;
         this.prefix = prefix;
+        this.cpus = cpus;
         this.log = log;
     }
 
@@ -141,7 +148,7 @@ final class ServerFleet implements AutoCloseable {
                     "-Dcom.sun.management.jmxremote.local.only=false"));
         }
         List<String> cmd = new ArrayList<>(prefix);
-        cmd.addAll(List.of("taskset", "-c", Integer.toString(layout.serverCpu()), "bash",
+        cmd.addAll(List.of("taskset", "-c", cpus, "bash",
                 layout.catalinaHome().resolve("bin/catalina.sh").toString(), "run"));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(base.resolve("logs/console.out").toFile());
@@ -170,8 +177,7 @@ final class ServerFleet implements AutoCloseable {
         Files.createDirectories(dir);
         int port = freePort();
         List<String> cmd = new ArrayList<>(prefix);
-        cmd.addAll(List.of("taskset", "-c", Integer.toString(layout.serverCpu()),
-                layout.javaHome().resolve("bin/java").toString()));
+        cmd.addAll(List.of("taskset", "-c", cpus, layout.javaHome().resolve("bin/java").toString()));
         cmd.addAll(List.of(layout.jvmOptions().split("\\s+")));
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path") + ":" + layout.samplesClasses(),
                 JettyMain.class.getName(), address, Integer.toString(port)));

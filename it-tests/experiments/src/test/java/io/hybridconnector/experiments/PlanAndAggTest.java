@@ -27,7 +27,8 @@ class PlanAndAggTest {
 
     @Test
     void quickProfileFitsItsBudget() {
-        assertTrue(Plan.of("quick").estimatedSeconds() < 8 * 60, "quick: " + Plan.of("quick").estimatedSeconds());
+        // 8 minutes for the papers' phases, 3 for issue 14's fairness phases (FairnessPlanAndReportTest)
+        assertTrue(Plan.of("quick").estimatedSeconds() < 11 * 60, "quick: " + Plan.of("quick").estimatedSeconds());
     }
 
     @Test
