@@ -147,6 +147,11 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
      * reports the socket again when bytes arrive. Saves the speculative read that returns EAGAIN after every request.
      */
     private boolean readHint = true;
+    /**
+     * The waiter a thread is waiting on for this socket, if any: a close by another thread wakes it, so that the
+     * waiting thread lets go of the connection (and its memory) at once instead of at the deadline.
+     */
+    private volatile SocketWaiter waitingOn;
     /** Set by the loop when it found the connection locked; the holder resumes it when it lets go. */
     private volatile boolean contended;
 
@@ -908,11 +913,15 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         loop.handOffIfLeader();
         boolean ready;
         boolean write = op == SelectionKey.OP_WRITE;
+        SocketWaiter waiter = SocketWaiter.current();
+        waitingOn = waiter;
         try {
-            ready = SocketWaiter.current().await(channel, op, timeoutMillis);
+            ready = waiter.await(channel, op, timeoutMillis);
         } catch (IOException e) {
             previousIOException = e;
             throw e;
+        } finally {
+            waitingOn = null;
         }
         if (!ready) {
             SocketTimeoutException e = new SocketTimeoutException(
@@ -978,6 +987,10 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         if (!loop.inLoop()) {
             // A registered channel's descriptor is released at the selector's next select.
             loop.wakeup();
+        }
+        SocketWaiter waiter = waitingOn;
+        if (waiter != null) {
+            waiter.wakeup(); // the thread waiting for this socket (holding the connection) sees the close now
         }
         if (lock.tryLock()) {
             try {
