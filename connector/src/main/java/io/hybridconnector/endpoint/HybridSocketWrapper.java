@@ -152,6 +152,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
      * waiting thread lets go of the connection (and its memory) at once instead of at the deadline.
      */
     private volatile SocketWaiter waitingOn;
+    /** Closed while another thread held the lock: the pooled memory goes back when the connection is free. */
+    private volatile boolean releasePending;
     /** Set by the loop when it found the connection locked; the holder resumes it when it lets go. */
     private volatile boolean contended;
 
@@ -363,7 +365,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
                 event = op == SelectionKey.OP_WRITE ? SocketEvent.OPEN_WRITE : SocketEvent.OPEN_READ;
             }
         } finally {
-            lock.unlock();
+            unlockAndResume();
         }
     }
 
@@ -400,11 +402,29 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     @Override
     public boolean resumeIfFree() {
+        if (releasePending) {
+            return releaseIfFree();
+        }
         if (lock.isLocked()) {
             return false;
         }
         contended = false;
         loop.submit(this::resume);
+        return true;
+    }
+
+    /** Closed while another thread held the connection: gives its memory back once free. Leader only. */
+    private boolean releaseIfFree() {
+        if (!lock.tryLock()) {
+            return false;
+        }
+        try {
+            if (releasePending) {
+                releaseMemory();
+            }
+        } finally {
+            lock.unlock();
+        }
         return true;
     }
 
@@ -540,6 +560,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     }
 
     private void unlockAndResume() {
+        if (releasePending && lock.getHoldCount() == 1) {
+            releaseMemory(); // closed by another thread while this one held the connection
+        }
         lock.unlock();
         if (contended && !lock.isLocked()) {
             contended = false;
@@ -966,15 +989,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             drainBehind();
         }
         endpoint.connectionClosed(this);
-        if (tls != null && lock.tryLock()) {
-            try {
-                if (previousIOException == null && getError() == null) {
-                    tls.closeOutbound(); // close_notify, if it can leave without waiting
-                }
-                tls.close();
-            } finally {
-                lock.unlock();
-            }
+        boolean locked = lock.tryLock();
+        if (tls != null && locked && previousIOException == null && getError() == null) {
+            tls.closeOutbound(); // close_notify, if it can leave without waiting
         }
         try {
             if (key != null) {
@@ -992,17 +1009,39 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         if (waiter != null) {
             waiter.wakeup(); // the thread waiting for this socket (holding the connection) sees the close now
         }
-        if (lock.tryLock()) {
+        if (locked) {
             try {
-                if (socketBufferHandler != NO_BUFFERS) {
-                    endpoint.returnBuffers(socketBufferHandler);
-                    socketBufferHandler = NO_BUFFERS;
-                }
-                behind.release();
+                releaseMemory();
             } finally {
                 lock.unlock();
             }
+        } else {
+            // Another thread holds the connection (a request waiting for its socket, which this close wakes, an
+            // HTTP/2 stream writing): it may be using the buffers, so it gives them back as it lets go
+            // (unlockAndResume); the loop tries too, in case that thread was Tomcat's, whose unlock we do not see.
+            releasePending = true;
+            loop.submit(() -> {
+                loop.retryWhenFree(this);
+                return true;
+            });
         }
+    }
+
+    /**
+     * Gives back every pooled buffer the connection holds: socket buffers, TLS record buffers, write-behind memory
+     * (issue 16: only a close that found the lock free did, so a close while another thread held the connection left
+     * them out of the pools for good). Lock held, connection closed.
+     */
+    private void releaseMemory() {
+        releasePending = false;
+        if (tls != null) {
+            tls.close();
+        }
+        if (socketBufferHandler != NO_BUFFERS) {
+            endpoint.returnBuffers(socketBufferHandler);
+            socketBufferHandler = NO_BUFFERS;
+        }
+        behind.close();
     }
 
     private void drainBehind() {

@@ -2,6 +2,7 @@ package io.hybridconnector.write;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.GatheringByteChannel;
 
 import io.netty.buffer.ByteBuf;
@@ -25,6 +26,8 @@ public final class WriteBehindBuffer {
     private final int limit;
     private final WriteCounters counters;
     private ByteBuf buf;
+    /** The connection closed: nothing more is held, so that nothing taken from the pool after the close is lost. */
+    private boolean closed;
     /** TLS: encrypted bytes the kernel did not take, held by the TLS layer; {@code null} on plaintext connections. */
     private PendingOutput lower;
 
@@ -57,8 +60,12 @@ public final class WriteBehindBuffer {
      * Copies as much of {@code src} as the bound allows.
      *
      * @return the number of bytes copied
+     * @throws ClosedChannelException once the connection closed: memory taken now would never go back to the pool
      */
-    public int append(ByteBuffer src) {
+    public int append(ByteBuffer src) throws ClosedChannelException {
+        if (closed) {
+            throw new ClosedChannelException();
+        }
         int n = Math.min(src.remaining(), room());
         if (n == 0) {
             return 0;
@@ -106,7 +113,13 @@ public final class WriteBehindBuffer {
         return n;
     }
 
-    /** Drops what is held (the connection closed) and gives the memory back. */
+    /** The connection closed: drops what is held, gives the memory back, and holds nothing from now on. */
+    public void close() {
+        closed = true;
+        release();
+    }
+
+    /** Drops what is held and gives the memory back. */
     public void release() {
         ByteBuf b = buf;
         if (b != null) {
