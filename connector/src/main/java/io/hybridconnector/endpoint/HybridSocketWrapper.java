@@ -176,8 +176,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         this.tls = endpoint.isSSLEnabled() ? endpoint.newTlsChannel(channel) : null;
         this.out = tls == null ? channel : tls;
         behind.setLower(tls);
-        this.writer = new ResponseWriter(out, endpoint.getWriteStrategy(), behind, writeCounters,
-                this::awaitWritable);
+        this.writer = new ResponseWriter(out, endpoint.getWriteStrategy(), behind, writeCounters, new Waiting());
         if (endpoint.getUnixDomainSocketPath() != null) {
             // A Unix socket has no IP addresses: present the local host, as Tomcat's NIO connector does.
             localAddr = "127.0.0.1";
@@ -928,6 +927,27 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             awaitSocket(SelectionKey.OP_WRITE, getWriteTimeout());
         } finally {
             writeCounters.writerResumed();
+        }
+    }
+
+    /** The writer's view of waiting: for writability, and the write deadline of a writer that does not wait. */
+    private final class Waiting implements ResponseWriter.Waiter {
+        @Override
+        public void awaitWritable() throws IOException {
+            HybridSocketWrapper.this.awaitWritable();
+        }
+
+        @Override
+        public void checkStalled(long stalledSinceNanos) throws IOException {
+            long timeout = getWriteTimeout();
+            if (timeout > 0 && System.nanoTime() - stalledSinceNanos > TimeUnit.MILLISECONDS.toNanos(timeout)) {
+                writeCounters.writeTimeout();
+                // As for a writer that waited: the socket stays failed, nothing more may be sent on it.
+                SocketTimeoutException e = new SocketTimeoutException("Write timed out after " + timeout +
+                        " ms without progress");
+                previousIOException = e;
+                throw e;
+            }
         }
     }
 
