@@ -5,9 +5,7 @@ import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
@@ -323,12 +321,9 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         initTls(); // first: a wrong keystore or password stops the start before the port is taken
         ServerSocketChannel ssc;
         if (unixDomainSocketPath != null) {
-            ssc = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
-            Path path = Paths.get(unixDomainSocketPath);
-            ssc.bind(UnixDomainSocketAddress.of(path), getAcceptCount());
-            if (unixDomainSocketPathPermissions != null) {
-                Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(unixDomainSocketPathPermissions));
-            }
+            // The file has its permissions from the moment it appears: no window for another local user.
+            ssc = UnixSocketFile.bind(Paths.get(unixDomainSocketPath), unixDomainSocketPathPermissions,
+                    getAcceptCount());
         } else {
             ssc = ServerSocketChannel.open();
             socketProperties.setProperties(ssc.socket());
