@@ -488,6 +488,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
                     return;
                 }
                 idle = socketBufferHandler == NO_BUFFERS;
+                if (idle) {
+                    endpoint.connectionIdle();
+                }
                 if (idle && tls != null) {
                     tls.releaseBuffers();
                 }
@@ -656,6 +659,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             endpoint.returnBuffers(socketBufferHandler);
             socketBufferHandler = NO_BUFFERS;
             idle = !bytesBehind;
+            if (idle) {
+                endpoint.connectionIdle(); // one volatile read, unless the acceptor waits at maxConnections
+            }
             if (tls != null) {
                 tls.releaseBuffers(); // those that hold nothing: an idle TLS connection holds no buffers either
             }
