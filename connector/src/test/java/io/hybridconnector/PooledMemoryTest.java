@@ -9,8 +9,11 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 
+import javax.net.ssl.SSLSocket;
+
 import io.hybridconnector.write.WriteCounters;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +25,12 @@ import org.junit.jupiter.api.Test;
 class PooledMemoryTest {
 
     static final String HYBRID = HybridHttp11Protocol.class.getName();
+
+    @BeforeAll
+    static void makeKeys() throws Exception {
+        TlsTest.dir = java.nio.file.Files.createTempDirectory("pooled-memory-tls");
+        TlsTest.makeKeys();
+    }
 
     private static Socket stalledReader(TestServer server, int bytes) throws Exception {
         Socket s = new Socket();
@@ -91,6 +100,42 @@ class PooledMemoryTest {
         } finally {
             DescriptorLeakTest.reset(sockets);
             server.close(); // stop (again: a no-op once stopped) and destroy
+        }
+    }
+
+    /** The same over TLS: plaintext behind, records held by the TLS layer, its record buffers. */
+    @Test
+    void stopWhileTlsWritersWaitGivesWriteBehindMemoryBack() throws Exception {
+        TlsTest.Server server = new TlsTest.Server(HYBRID, false, new String[] { "connectionTimeout", "30000" },
+                TlsTest.host("a.test", TlsTest.aKeystore));
+        List<Socket> sockets = new ArrayList<>();
+        WriteCounters c = ((HybridHttp11Protocol) server.connector.getProtocolHandler()).writeCounters();
+        try {
+            for (int i = 0; i < 4; i++) {
+                Socket plain = new Socket();
+                plain.setReceiveBufferSize(4096);
+                plain.connect(new InetSocketAddress("127.0.0.1", server.port), 5000);
+                SSLSocket s = (SSLSocket) TlsTest.keys.clientContext(null).getSocketFactory()
+                        .createSocket(plain, "localhost", server.port, true);
+                s.setSoTimeout(20000);
+                s.startHandshake();
+                sockets.add(s);
+                TestServer.sendGet(s, "/size?bytes=" + (8 * 1024 * 1024));
+            }
+            for (int i = 0; i < 200 && c.getParkedWriters() < 4; i++) {
+                Thread.sleep(25);
+            }
+            assertEquals(4, c.getParkedWriters(), "writers waiting for their sockets");
+            long held = c.getWriteBehindBytes();
+            assertTrue(held > 0);
+            server.tomcat.stop();
+            assertEquals(0, awaitBytesBehind(c, 0), "write-behind bytes held after a stop with 4 TLS writers " +
+                    "waiting (" + held + " before the stop)");
+        } finally {
+            for (Socket s : sockets) {
+                s.close();
+            }
+            server.close();
         }
     }
 }
