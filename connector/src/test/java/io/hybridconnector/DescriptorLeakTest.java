@@ -21,9 +21,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Descriptors and pooled memory come back after requests whose threads waited for their sockets, after the pool shrank,
- * and after clients that reset mid-request and mid-response (issue 16: each exited pool thread left an epoll, an eventfd
- * and a socket open; resets left descriptors). One test body for stock NIO and ours.
+ * Descriptors and pooled memory come back after requests whose threads waited for their sockets, after the pool
+ * shrank, and after clients that reset mid-request and mid-response (issue 16: each exited pool thread left an epoll,
+ * an eventfd and a socket open; resets left descriptors). One test body for stock NIO and ours.
  */
 class DescriptorLeakTest {
 
@@ -53,9 +53,9 @@ class DescriptorLeakTest {
             }
             awaitPoolShrunk(server);
             int after = Descriptors.awaitAtMost(before + 5, 5000);
-            String report = protocol + ": " + before + " descriptors " + kindsBefore + ", after 5 bursts of 40 slow " +
-                    "uploads and pool shrinks " + afterBursts + ", after 1,000 resets mid-request and 500 mid-response " +
-                    after + " " + Descriptors.byKind() + " (threads " + baseThreads + ")";
+            String report = protocol + ": " + before + " descriptors " + kindsBefore + ", after 5 bursts of 40 " +
+                    "slow uploads and pool shrinks " + afterBursts + ", after 1,000 resets mid-request and 500 " +
+                    "mid-response " + after + " " + Descriptors.byKind() + " (threads " + baseThreads + ")";
             System.out.println(report);
             assertTrue(afterBursts <= before + 5, report);
             assertTrue(after <= before + 5, report);

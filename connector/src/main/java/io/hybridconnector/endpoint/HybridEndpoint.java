@@ -713,12 +713,13 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
      * At {@code maxConnections}, closes the least-recently-used idle keep-alive connection to make room, instead of
      * leaving the new client waiting. Acceptor thread only.
      * <p>
-     * Waits on events only, on the acceptor's selector (issue 16: it polled with {@code select(10)}, {@code sleep(10)}
-     * and {@code sleep(1)}): a client arriving (the listening socket's readiness), a connection closing or going idle
-     * ({@link #connectionClosed}, {@link #connectionIdle}: a wake-up while the acceptor waits here, nothing otherwise),
-     * a pause or a stop ({@link #unlockAccept}). Without a waiting client nothing is evicted; without an idle connection
-     * the client waits, as with Tomcat's own endpoints, until one closes or goes idle. Never a connection inside a
-     * request: only idle ones are candidates, and the victim's loop closes it only if it is still idle.
+     * Waits on events only, on the acceptor's selector (issue 16: it polled with {@code select(10)},
+     * {@code sleep(10)} and {@code sleep(1)}): a client arriving (the listening socket's readiness), a connection
+     * closing or going idle ({@link #connectionClosed}, {@link #connectionIdle}: a wake-up while the acceptor holds a
+     * client, nothing otherwise), a pause or a stop ({@link #unlockAccept}). Without a waiting client nothing is
+     * evicted; without an idle connection the client waits, as with Tomcat's own endpoints, until one closes or goes
+     * idle. Never a connection inside a request: only idle ones are candidates, and the victim's loop closes it only
+     * if it is still idle.
      */
     @Override
     protected void countUpOrAwaitConnection() throws InterruptedException {
@@ -791,7 +792,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         }
     }
 
-    /** A connection went idle (between requests, nothing behind): wakes the acceptor if it waits for one. Any thread. */
+    /** A connection went idle (between requests, nothing behind): wakes the acceptor if it holds a client. */
     void connectionIdle() {
         if (admissionWaiting) {
             acceptSelector.wakeup();

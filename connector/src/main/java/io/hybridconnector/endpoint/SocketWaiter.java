@@ -94,7 +94,7 @@ final class SocketWaiter implements Closeable {
                 return true;
             }
             if (!key.isValid()) {
-                // Closed by another thread (a stop, a sweep): nothing will ever be reported, do not wait out the deadline.
+                // Closed by another thread (a stop, a sweep): nothing will be reported, do not wait out the deadline.
                 throw new ClosedChannelException();
             }
             if (Thread.interrupted()) {

@@ -12,7 +12,7 @@ import io.hybridconnector.classify.RequestClassifier.RequestClass;
  * in the kernel or, under {@code hybrid}, in the connection's {@link WriteBehindBuffer}.
  * <p>
  * Never loops on a write the kernel refused, except under {@code direct}, the paper's SingleT-Async, which does so on
- * purpose, up to the write deadline. Waiting for writability is the connection's business ({@link Waiter}): it happens on the calling thread,
+ * purpose. Waiting for writability is the connection's business ({@link Waiter}): it happens on the calling thread,
  * with the write deadline, without a round trip through another thread.
  * <p>
  * Not thread-safe: used under the connection's lock.

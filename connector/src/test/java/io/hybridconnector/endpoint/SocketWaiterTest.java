@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A thread's socket waiter holds no descriptor once the thread is gone, and none of a socket it waited on once that
- * socket is closed (issue 16: every pool thread that exited left an epoll, an eventfd and the last socket it waited on).
+ * socket is closed (issue 16: every pool thread that exited left an epoll, an eventfd and the last socket it waited
+ * on).
  */
 class SocketWaiterTest {
 
