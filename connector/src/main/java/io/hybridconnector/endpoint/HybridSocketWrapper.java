@@ -1035,6 +1035,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         if (waiter != null) {
             waiter.wakeup(); // the thread waiting for this socket (holding the connection) sees the close now
         }
+        behind.close(); // any thread: released now, or by the write using it as that write ends
         if (locked) {
             try {
                 releaseMemory();
@@ -1043,7 +1044,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             }
         } else {
             // Another thread holds the connection (a request waiting for its socket, which this close wakes, an
-            // HTTP/2 stream writing): it may be using the buffers, so it gives them back as it lets go
+            // HTTP/2 stream writing): it may be using the socket and TLS buffers, so it gives them back as it lets go
             // (unlockAndResume); the loop tries too, in case that thread was Tomcat's, whose unlock we do not see.
             releasePending = true;
             loop.submit(() -> {
