@@ -5,9 +5,7 @@ import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
@@ -20,7 +18,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
@@ -86,10 +83,19 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     public static final int DEFAULT_WRITE_BEHIND_LIMIT = 256 * 1024;
     /** Request classes remembered by the classifier (method + path); more are treated as light. */
     static final int CLASSIFIER_CAPACITY = 4096;
+    /** At {@code maxConnections}, the acceptor re-checks at least this often even if no event woke it. */
+    private static final long ADMISSION_BACKSTOP_MILLIS = 1000;
 
     private volatile ServerSocketChannel serverSocket;
     /** The acceptor waits for clients here, so that it can tell when one is waiting at maxConnections. */
     private Selector acceptSelector;
+    /** The listening socket's key in {@link #acceptSelector}. Acceptor thread only. */
+    private SelectionKey acceptKey;
+    /**
+     * The acceptor holds a client at {@code maxConnections}: a connection that closes or goes idle wakes it (its
+     * selector). Written by the acceptor, read by any thread.
+     */
+    private volatile boolean admissionWaiting;
     private EventLoop[] loops = new EventLoop[0];
     private LoopThreadPool pool;
     private StallDetector detector;
@@ -323,12 +329,9 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         initTls(); // first: a wrong keystore or password stops the start before the port is taken
         ServerSocketChannel ssc;
         if (unixDomainSocketPath != null) {
-            ssc = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
-            Path path = Paths.get(unixDomainSocketPath);
-            ssc.bind(UnixDomainSocketAddress.of(path), getAcceptCount());
-            if (unixDomainSocketPathPermissions != null) {
-                Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(unixDomainSocketPathPermissions));
-            }
+            // The file has its permissions from the moment it appears: no window for another local user.
+            ssc = UnixSocketFile.bind(Paths.get(unixDomainSocketPath), unixDomainSocketPathPermissions,
+                    getAcceptCount());
         } else {
             ssc = ServerSocketChannel.open();
             socketProperties.setProperties(ssc.socket());
@@ -336,7 +339,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         }
         ssc.configureBlocking(false);
         acceptSelector = Selector.open();
-        ssc.register(acceptSelector, SelectionKey.OP_ACCEPT);
+        acceptKey = ssc.register(acceptSelector, SelectionKey.OP_ACCEPT);
         serverSocket = ssc;
     }
 
@@ -709,25 +712,54 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     /**
      * At {@code maxConnections}, closes the least-recently-used idle keep-alive connection to make room, instead of
      * leaving the new client waiting. Acceptor thread only.
+     * <p>
+     * Waits on events only, on the acceptor's selector (issue 16: it polled with {@code select(10)},
+     * {@code sleep(10)} and {@code sleep(1)}): a client arriving (the listening socket's readiness), a connection
+     * closing or going idle ({@link #connectionClosed}, {@link #connectionIdle}: a wake-up while the acceptor holds a
+     * client, nothing otherwise), a pause or a stop ({@link #unlockAccept}). Without a waiting client nothing is
+     * evicted; without an idle connection the client waits, as with Tomcat's own endpoints, until one closes or goes
+     * idle. Never a connection inside a request: only idle ones are candidates, and the victim's loop closes it only
+     * if it is still idle.
      */
     @Override
     protected void countUpOrAwaitConnection() throws InterruptedException {
-        int max = getMaxConnections();
-        while (max > 0 && getConnectionCount() >= max && running && !paused) {
-            // At the limit: a client waiting in the backlog takes the place of the least-recently-used idle
-            // connection. Without a waiting client nothing is evicted; without an idle connection the client
-            // waits, as with Tomcat's own endpoints.
-            if (clientWaiting() && evictLeastRecentlyUsedIdle()) {
-                break;
+        try {
+            while (atLimit() && running && !paused) {
+                if (!awaitAdmissionEvent(SelectionKey.OP_ACCEPT) || !atLimit()) {
+                    continue;
+                }
+                // A client waits: make room if an idle connection allows, then wait for what changes. Only now do
+                // closes and idle connections wake the acceptor, so that a server at its limit with no client waiting
+                // pays nothing per request.
+                admissionWaiting = true;
+                try {
+                    evictLeastRecentlyUsedIdle();
+                    awaitAdmissionEvent(0);
+                } finally {
+                    admissionWaiting = false;
+                }
             }
-            max = getMaxConnections();
+        } finally {
+            setAcceptInterest(SelectionKey.OP_ACCEPT);
         }
         super.countUpOrAwaitConnection();
     }
 
-    private boolean clientWaiting() {
+    private boolean atLimit() {
+        int max = getMaxConnections();
+        return max > 0 && getConnectionCount() >= max;
+    }
+
+    /**
+     * Waits on the acceptor's selector: for a client ({@code OP_ACCEPT}), or only for a wake-up ({@code 0}: a close, a
+     * connection going idle, a pause or a stop). The timeout is a backstop, not a poll: every event wakes it.
+     *
+     * @return whether a client is waiting in the backlog
+     */
+    private boolean awaitAdmissionEvent(int interest) {
         try {
-            int n = acceptSelector.select(10);
+            setAcceptInterest(interest);
+            int n = acceptSelector.select(ADMISSION_BACKSTOP_MILLIS);
             acceptSelector.selectedKeys().clear();
             return n > 0;
         } catch (IOException | RuntimeException e) {
@@ -735,7 +767,15 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         }
     }
 
-    private boolean evictLeastRecentlyUsedIdle() throws InterruptedException {
+    private void setAcceptInterest(int interest) {
+        SelectionKey k = acceptKey;
+        if (k != null && k.isValid() && k.interestOps() != interest) {
+            k.interestOps(interest);
+        }
+    }
+
+    /** Asks the least-recently-used idle connection's loop to close it, if it is still idle then. */
+    private void evictLeastRecentlyUsedIdle() {
         HybridSocketWrapper lru = null;
         for (SocketWrapperBase<SocketChannel> w : connections.values()) {
             HybridSocketWrapper hw = (HybridSocketWrapper) w;
@@ -743,20 +783,20 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
                 lru = hw;
             }
         }
-        if (lru == null) {
-            Thread.sleep(10);
-            return false;
+        if (lru != null) {
+            HybridSocketWrapper victim = lru;
+            victim.loop().submit(() -> {
+                victim.closeIfIdle();
+                return true;
+            });
         }
-        HybridSocketWrapper victim = lru;
-        victim.loop().submit(() -> {
-            victim.closeIfIdle();
-            return true;
-        });
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
-        while (!victim.isClosed() && System.nanoTime() < deadline) {
-            Thread.sleep(1);
+    }
+
+    /** A connection went idle (between requests, nothing behind): wakes the acceptor if it holds a client. */
+    void connectionIdle() {
+        if (admissionWaiting) {
+            acceptSelector.wakeup();
         }
-        return victim.isClosed();
     }
 
     @Override
@@ -870,6 +910,9 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     void connectionClosed(HybridSocketWrapper wrapper) {
         connections.remove(wrapper.getSocket());
         wrapper.loop().deregistered();
+        if (admissionWaiting) {
+            acceptSelector.wakeup(); // a place is free (once the close counts down) for the client the acceptor holds
+        }
     }
 
     // ------------------------------------------------------------------ monitoring

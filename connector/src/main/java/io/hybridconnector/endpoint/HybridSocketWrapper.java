@@ -147,6 +147,13 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
      * reports the socket again when bytes arrive. Saves the speculative read that returns EAGAIN after every request.
      */
     private boolean readHint = true;
+    /**
+     * The waiter a thread is waiting on for this socket, if any: a close by another thread wakes it, so that the
+     * waiting thread lets go of the connection (and its memory) at once instead of at the deadline.
+     */
+    private volatile SocketWaiter waitingOn;
+    /** Closed while another thread held the lock: the pooled memory goes back when the connection is free. */
+    private volatile boolean releasePending;
     /** Set by the loop when it found the connection locked; the holder resumes it when it lets go. */
     private volatile boolean contended;
 
@@ -169,8 +176,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         this.tls = endpoint.isSSLEnabled() ? endpoint.newTlsChannel(channel) : null;
         this.out = tls == null ? channel : tls;
         behind.setLower(tls);
-        this.writer = new ResponseWriter(out, endpoint.getWriteStrategy(), behind, writeCounters,
-                this::awaitWritable);
+        this.writer = new ResponseWriter(out, endpoint.getWriteStrategy(), behind, writeCounters, new Waiting());
         if (endpoint.getUnixDomainSocketPath() != null) {
             // A Unix socket has no IP addresses: present the local host, as Tomcat's NIO connector does.
             localAddr = "127.0.0.1";
@@ -358,7 +364,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
                 event = op == SelectionKey.OP_WRITE ? SocketEvent.OPEN_WRITE : SocketEvent.OPEN_READ;
             }
         } finally {
-            lock.unlock();
+            unlockAndResume();
         }
     }
 
@@ -395,11 +401,29 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     @Override
     public boolean resumeIfFree() {
+        if (releasePending) {
+            return releaseIfFree();
+        }
         if (lock.isLocked()) {
             return false;
         }
         contended = false;
         loop.submit(this::resume);
+        return true;
+    }
+
+    /** Closed while another thread held the connection: gives its memory back once free. Leader only. */
+    private boolean releaseIfFree() {
+        if (!lock.tryLock()) {
+            return false;
+        }
+        try {
+            if (releasePending) {
+                releaseMemory();
+            }
+        } finally {
+            lock.unlock();
+        }
         return true;
     }
 
@@ -464,6 +488,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
                     return;
                 }
                 idle = socketBufferHandler == NO_BUFFERS;
+                if (idle) {
+                    endpoint.connectionIdle();
+                }
                 if (idle && tls != null) {
                     tls.releaseBuffers();
                 }
@@ -535,6 +562,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     }
 
     private void unlockAndResume() {
+        if (releasePending && lock.getHoldCount() == 1) {
+            releaseMemory(); // closed by another thread while this one held the connection
+        }
         lock.unlock();
         if (contended && !lock.isLocked()) {
             contended = false;
@@ -629,6 +659,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             endpoint.returnBuffers(socketBufferHandler);
             socketBufferHandler = NO_BUFFERS;
             idle = !bytesBehind;
+            if (idle) {
+                endpoint.connectionIdle(); // one volatile read, unless the acceptor waits at maxConnections
+            }
             if (tls != null) {
                 tls.releaseBuffers(); // those that hold nothing: an idle TLS connection holds no buffers either
             }
@@ -903,16 +936,41 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         }
     }
 
+    /** The writer's view of waiting: for writability, and the write deadline of a writer that does not wait. */
+    private final class Waiting implements ResponseWriter.Waiter {
+        @Override
+        public void awaitWritable() throws IOException {
+            HybridSocketWrapper.this.awaitWritable();
+        }
+
+        @Override
+        public void checkStalled(long stalledSinceNanos) throws IOException {
+            long timeout = getWriteTimeout();
+            if (timeout > 0 && System.nanoTime() - stalledSinceNanos > TimeUnit.MILLISECONDS.toNanos(timeout)) {
+                writeCounters.writeTimeout();
+                // As for a writer that waited: the socket stays failed, nothing more may be sent on it.
+                SocketTimeoutException e = new SocketTimeoutException("Write timed out after " + timeout +
+                        " ms without progress");
+                previousIOException = e;
+                throw e;
+            }
+        }
+    }
+
     private void awaitSocket(int op, long timeoutMillis) throws IOException {
         endpoint.counters().socketWait();
         loop.handOffIfLeader();
         boolean ready;
         boolean write = op == SelectionKey.OP_WRITE;
+        SocketWaiter waiter = SocketWaiter.current();
+        waitingOn = waiter;
         try {
-            ready = SocketWaiter.current().await(channel, op, timeoutMillis);
+            ready = waiter.await(channel, op, timeoutMillis);
         } catch (IOException e) {
             previousIOException = e;
             throw e;
+        } finally {
+            waitingOn = null;
         }
         if (!ready) {
             SocketTimeoutException e = new SocketTimeoutException(
@@ -957,15 +1015,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             drainBehind();
         }
         endpoint.connectionClosed(this);
-        if (tls != null && lock.tryLock()) {
-            try {
-                if (previousIOException == null && getError() == null) {
-                    tls.closeOutbound(); // close_notify, if it can leave without waiting
-                }
-                tls.close();
-            } finally {
-                lock.unlock();
-            }
+        boolean locked = lock.tryLock();
+        if (tls != null && locked && previousIOException == null && getError() == null) {
+            tls.closeOutbound(); // close_notify, if it can leave without waiting
         }
         try {
             if (key != null) {
@@ -979,17 +1031,44 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             // A registered channel's descriptor is released at the selector's next select.
             loop.wakeup();
         }
-        if (lock.tryLock()) {
+        SocketWaiter waiter = waitingOn;
+        if (waiter != null) {
+            waiter.wakeup(); // the thread waiting for this socket (holding the connection) sees the close now
+        }
+        behind.close(); // any thread: released now, or by the write using it as that write ends
+        if (locked) {
             try {
-                if (socketBufferHandler != NO_BUFFERS) {
-                    endpoint.returnBuffers(socketBufferHandler);
-                    socketBufferHandler = NO_BUFFERS;
-                }
-                behind.release();
+                releaseMemory();
             } finally {
                 lock.unlock();
             }
+        } else {
+            // Another thread holds the connection (a request waiting for its socket, which this close wakes, an
+            // HTTP/2 stream writing): it may be using the socket and TLS buffers, so it gives them back as it lets go
+            // (unlockAndResume); the loop tries too, in case that thread was Tomcat's, whose unlock we do not see.
+            releasePending = true;
+            loop.submit(() -> {
+                loop.retryWhenFree(this);
+                return true;
+            });
         }
+    }
+
+    /**
+     * Gives back every pooled buffer the connection holds: socket buffers, TLS record buffers, write-behind memory
+     * (issue 16: only a close that found the lock free did, so a close while another thread held the connection left
+     * them out of the pools for good). Lock held, connection closed.
+     */
+    private void releaseMemory() {
+        releasePending = false;
+        if (tls != null) {
+            tls.close();
+        }
+        if (socketBufferHandler != NO_BUFFERS) {
+            endpoint.returnBuffers(socketBufferHandler);
+            socketBufferHandler = NO_BUFFERS;
+        }
+        behind.close();
     }
 
     private void drainBehind() {

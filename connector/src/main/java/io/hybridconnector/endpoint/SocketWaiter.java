@@ -1,26 +1,40 @@
 package io.hybridconnector.endpoint;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 
-/**
- * Waits, on the calling thread, until one socket is readable or writable, with a deadline. Each thread that ever
- * waits owns one small selector for this, so a request that must wait for its socket never needs a round trip
- * through another thread: the thread that holds the request sleeps in {@code epoll_wait} on that one socket and
- * resumes the moment the kernel can take (or give) bytes. No user-space retry loop, no spinning.
- * <p>
- * Thread-confined: one instance per thread, via {@link #current()}.
- */
-final class SocketWaiter {
+import io.hybridconnector.loop.LoopThread;
 
-    private static final ThreadLocal<SocketWaiter> WAITERS = ThreadLocal.withInitial(SocketWaiter::new);
+/**
+ * Waits, on the calling thread, until one socket is readable or writable, with a deadline. Each connector thread
+ * ({@link LoopThread}) that ever waits owns one small selector for this, so a request that must wait for its socket
+ * never needs a round trip through another thread: the thread that holds the request sleeps in {@code epoll_wait} on
+ * that one socket and resumes the moment the kernel can take (or give) bytes. No user-space retry loop, no spinning.
+ * <p>
+ * Descriptors (issue 16): a waiter holds none of the sockets it waited on once {@link #await} returns (the key is
+ * cancelled and flushed at once: a channel registered with a selector keeps its descriptor open after a close until
+ * that selector selects again), and a connector thread closes its waiter when it exits. Before, every pool thread that
+ * exited left an epoll and an eventfd descriptor behind, plus the last socket it waited on. Any other thread (an
+ * application's thread writing an async response) gets a waiter for one wait, closed after it: such threads come and
+ * go without telling us.
+ * <p>
+ * Thread-confined (but {@link #wakeup}): one instance per connector thread, via {@link #current()}.
+ */
+final class SocketWaiter implements Closeable {
+
+    private static final ThreadLocal<SocketWaiter> WAITERS = new ThreadLocal<>();
 
     private final Selector selector;
+    /** Closed after its one wait: the caller is not a connector thread, whose exit we would see. */
+    private final boolean oneShot;
 
-    private SocketWaiter() {
+    private SocketWaiter(boolean oneShot) {
+        this.oneShot = oneShot;
         try {
             selector = Selector.open();
         } catch (IOException e) {
@@ -28,45 +42,82 @@ final class SocketWaiter {
         }
     }
 
+    /** @return the calling connector thread's waiter (closed when the thread exits), or a waiter for one wait */
     static SocketWaiter current() {
-        return WAITERS.get();
+        LoopThread thread = LoopThread.current();
+        if (thread == null) {
+            return new SocketWaiter(true);
+        }
+        SocketWaiter waiter = WAITERS.get();
+        if (waiter == null) {
+            waiter = new SocketWaiter(false);
+            WAITERS.set(waiter);
+            thread.closeOnExit(waiter);
+        }
+        return waiter;
     }
 
     /**
      * @param timeoutMillis the deadline in milliseconds; zero or negative waits without limit
      * @return {@code true} if the socket became ready, {@code false} if the deadline passed first
+     * @throws ClosedChannelException if the socket was closed (by another thread) before or while waiting
      */
     boolean await(SocketChannel channel, int op, long timeoutMillis) throws IOException {
-        SelectionKey key = channel.keyFor(selector);
-        if (key == null || !key.isValid()) {
-            if (key != null) {
-                selector.selectNow(); // flush the cancelled key before registering again
-            }
-            key = channel.register(selector, op);
-        } else {
-            key.interestOps(op);
-        }
         try {
-            long deadline = timeoutMillis > 0 ? System.currentTimeMillis() + timeoutMillis : Long.MAX_VALUE;
-            while (true) {
-                long left = deadline - System.currentTimeMillis();
-                if (left <= 0) {
-                    return false;
-                }
-                int n = selector.select(timeoutMillis > 0 ? left : 0);
+            SelectionKey key = channel.register(selector, op);
+            try {
+                return select(key, timeoutMillis);
+            } finally {
+                // Deregister now, not at this selector's next select (which may be an hour away, or never): until
+                // then a socket closed meanwhile keeps its descriptor. Costs one epoll_ctl and one epoll_wait(0).
+                key.cancel();
+                selector.selectNow();
                 selector.selectedKeys().clear();
-                if (n > 0) {
-                    return true;
-                }
-                if (Thread.interrupted()) {
-                    throw new IOException("Interrupted while waiting for the socket");
-                }
             }
         } finally {
-            if (key.isValid()) {
-                // Disarm: applied at this selector's next select, so it costs nothing now.
-                key.interestOps(0);
+            if (oneShot) {
+                close();
             }
+        }
+    }
+
+    private boolean select(SelectionKey key, long timeoutMillis) throws IOException {
+        long deadline = timeoutMillis > 0 ? System.currentTimeMillis() + timeoutMillis : Long.MAX_VALUE;
+        while (true) {
+            long left = deadline - System.currentTimeMillis();
+            if (left <= 0) {
+                return false;
+            }
+            int n = selector.select(timeoutMillis > 0 ? left : 0);
+            selector.selectedKeys().clear();
+            if (n > 0) {
+                return true;
+            }
+            if (!key.isValid()) {
+                // Closed by another thread (a stop, a sweep): nothing will be reported, do not wait out the deadline.
+                throw new ClosedChannelException();
+            }
+            if (Thread.interrupted()) {
+                throw new IOException("Interrupted while waiting for the socket");
+            }
+        }
+    }
+
+    /**
+     * Wakes the wait in progress, if any, so that it sees a close made by another thread at once (a cancelled key
+     * does not wake a selector). Any thread.
+     */
+    void wakeup() {
+        selector.wakeup();
+    }
+
+    /** Closes the selector. Its own thread only (at exit), or after a one-shot wait. */
+    @Override
+    public void close() {
+        try {
+            selector.close();
+        } catch (IOException e) {
+            // Nothing registered is left; the descriptors are released or never will be.
         }
     }
 }

@@ -1,5 +1,9 @@
 package io.hybridconnector.loop;
 
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -54,8 +58,31 @@ public final class LoopThread extends Thread {
                 work = pool.nextWork(this);
             }
         } finally {
+            closeOwned();
             pool.onExit(this);
         }
+    }
+
+    /** What this thread owns until it exits (its socket waiter's selector). Own thread only. */
+    private final List<Closeable> ownedUntilExit = new ArrayList<>(1);
+
+    /**
+     * Closes {@code resource} when this thread exits (the pool shrank, or the connector stopped): descriptors a thread
+     * keeps for itself must not outlive it. Call on this thread only.
+     */
+    public void closeOnExit(Closeable resource) {
+        ownedUntilExit.add(resource);
+    }
+
+    private void closeOwned() {
+        for (Closeable resource : ownedUntilExit) {
+            try {
+                resource.close();
+            } catch (IOException | RuntimeException e) {
+                // Exiting anyway; nothing else to release it to.
+            }
+        }
+        ownedUntilExit.clear();
     }
 
     /** The loop this thread led last; it still leads it if {@link EventLoop#inLoop()} says so. */

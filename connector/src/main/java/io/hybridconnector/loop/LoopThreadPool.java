@@ -25,8 +25,11 @@ public final class LoopThreadPool implements ResizableExecutor {
 
     private static final Log log = LogFactory.getLog(LoopThreadPool.class);
 
-    /** How long a parked thread above the loop count lives before it exits. */
+    /** How long a parked thread above the loop count lives before it exits, by default: 60 s, as Tomcat's pool. */
     private static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+    /** How long a parked thread lives before it exits ({@link #IDLE_NANOS}; tests shorten it). */
+    private volatile long idleNanos = IDLE_NANOS;
 
     private final String namePrefix;
     private final boolean daemon;
@@ -127,7 +130,7 @@ public final class LoopThreadPool implements ResizableExecutor {
             }
             idle.addFirst(t);
         }
-        Object work = t.awaitAssignment(IDLE_NANOS);
+        Object work = t.awaitAssignment(idleNanos);
         if (work != null) {
             return work;
         }
@@ -199,6 +202,11 @@ public final class LoopThreadPool implements ResizableExecutor {
 
     public void setMaxThreads(int maxThreads) {
         this.maxThreads = maxThreads;
+    }
+
+    /** How long a parked thread lives before it exits; applies from its next park. Default 60 s. */
+    public void setIdleTimeout(long millis) {
+        this.idleNanos = TimeUnit.MILLISECONDS.toNanos(millis);
     }
 
     @Override

@@ -19,10 +19,16 @@ import io.hybridconnector.classify.RequestClassifier.RequestClass;
  */
 public final class ResponseWriter {
 
-    /** Blocks the calling thread until the socket is writable, or throws when the write deadline passes. */
-    @FunctionalInterface
+    /** The connection's side of waiting: for writability, and the write deadline. */
     public interface Waiter {
+        /** Blocks the calling thread until the socket is writable, or throws when the write deadline passes. */
         void awaitWritable() throws IOException;
+
+        /**
+         * For a strategy that retries without waiting ({@code direct}): no byte has moved since
+         * {@code stalledSinceNanos}. Throws, leaving the socket failed, once that is longer than the write deadline.
+         */
+        void checkStalled(long stalledSinceNanos) throws IOException;
     }
 
     /** The socket, or under TLS the TLS layer over it (a write returns the plaintext it consumed). */
@@ -118,12 +124,23 @@ public final class ResponseWriter {
         }
     }
 
-    /** SingleT-Async: write until done, asking again at once whatever the kernel answered. */
+    /**
+     * SingleT-Async: write until done, asking again at once whatever the kernel answered, until no byte has moved for
+     * the write deadline (issue 16: it retried forever for a client that stopped reading).
+     */
     private void direct(ByteBuffer head, ByteBuffer body) throws IOException {
-        writeOnce(head, body);
+        long stalledSince = 0;
+        long n = writeOnce(head, body);
         while (remaining(head, body) > 0) {
+            if (n > 0) {
+                stalledSince = 0;
+            } else if (stalledSince == 0) {
+                stalledSince = System.nanoTime();
+            } else {
+                waiter.checkStalled(stalledSince);
+            }
             counters.spin();
-            writeOnce(head, body);
+            n = writeOnce(head, body);
         }
     }
 

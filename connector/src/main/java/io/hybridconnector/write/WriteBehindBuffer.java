@@ -2,7 +2,9 @@ package io.hybridconnector.write;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.GatheringByteChannel;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -17,14 +19,28 @@ import io.netty.buffer.ByteBufAllocator;
  * 100 KB heap response written through a 16 KB window is copied again, in full, on each partial write. Copied here
  * once, the rest leaves without further copies however many writes the window forces.
  * <p>
- * Not thread-safe: used under the connection's lock.
+ * Used under the connection's lock, or by a writer that does not hold it (an application's thread writing an async
+ * response, Tomcat's WebSocket writers): an append or a write excludes the others for its duration. {@link #close} may
+ * come from any thread: memory in use by a write is released by that write as it ends, never under it (issue 16).
+ * <pre>
+ *   IDLE --append/writeTo--> IN_USE --returns--> IDLE
+ *     |                         |
+ *   close: released           close: IN_USE|CLOSED --returns: released--> CLOSED
+ *     v
+ *   CLOSED: append throws ClosedChannelException, writeTo sends nothing
+ * </pre>
  */
 public final class WriteBehindBuffer {
+
+    private static final int IN_USE = 1;
+    private static final int CLOSED = 2;
 
     private final ByteBufAllocator allocator;
     private final int limit;
     private final WriteCounters counters;
     private ByteBuf buf;
+    /** {@link #IN_USE} while an append or a write runs, {@link #CLOSED} once the connection closed. Any thread. */
+    private final AtomicInteger state = new AtomicInteger();
     /** TLS: encrypted bytes the kernel did not take, held by the TLS layer; {@code null} on plaintext connections. */
     private PendingOutput lower;
 
@@ -57,8 +73,18 @@ public final class WriteBehindBuffer {
      * Copies as much of {@code src} as the bound allows.
      *
      * @return the number of bytes copied
+     * @throws ClosedChannelException once the connection closed: memory taken now would never go back to the pool
      */
-    public int append(ByteBuffer src) {
+    public int append(ByteBuffer src) throws ClosedChannelException {
+        enter();
+        try {
+            return appendInUse(src);
+        } finally {
+            exit();
+        }
+    }
+
+    private int appendInUse(ByteBuffer src) {
         int n = Math.min(src.remaining(), room());
         if (n == 0) {
             return 0;
@@ -84,6 +110,15 @@ public final class WriteBehindBuffer {
      * @return the bytes the kernel took (plaintext consumed; encrypted bytes when only held records were sent)
      */
     public int writeTo(GatheringByteChannel channel) throws IOException {
+        enter();
+        try {
+            return writeToInUse(channel);
+        } finally {
+            exit();
+        }
+    }
+
+    private int writeToInUse(GatheringByteChannel channel) throws IOException {
         if (lower != null && lower.hasPendingOutput()) {
             // Encrypted records first. Progress on them is progress (the write deadline), even if they do not all go.
             int n = lower.flushPendingOutput();
@@ -106,7 +141,46 @@ public final class WriteBehindBuffer {
         return n;
     }
 
-    /** Drops what is held (the connection closed) and gives the memory back. */
+    /**
+     * The connection closed: drops what is held and gives the memory back, now or, if a write is using it, as that
+     * write ends; holds nothing from now on. Any thread.
+     */
+    public void close() {
+        while (true) {
+            int s = state.get();
+            if ((s & CLOSED) != 0) {
+                return;
+            }
+            if (state.compareAndSet(s, s | CLOSED)) {
+                if (s == 0) {
+                    release();
+                }
+                return;
+            }
+        }
+    }
+
+    /**
+     * Two users at once (an application's thread writing an async response while the loop flushes what an earlier
+     * write left): the second waits for the first, one copy or one write call long.
+     */
+    private void enter() throws ClosedChannelException {
+        while (!state.compareAndSet(0, IN_USE)) {
+            if ((state.get() & CLOSED) != 0) {
+                throw new ClosedChannelException();
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private void exit() {
+        if (!state.compareAndSet(IN_USE, 0)) {
+            state.set(CLOSED);
+            release(); // closed while this write used the memory: given back now that it is done
+        }
+    }
+
+    /** Drops what is held and gives the memory back. */
     public void release() {
         ByteBuf b = buf;
         if (b != null) {
