@@ -1277,12 +1277,19 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         if (loop.inLoop()) {
             // A run in progress keeps it at its end too: applyInterest adds waitingOps().
             setInterest(interestOps | op);
-        } else {
-            loop.submit(() -> {
-                setInterest(interestOps | op);
-                return true;
-            });
+            if (loop.inLoop()) {
+                return;
+            }
+            // The loop was handed to another thread meanwhile: its leader sets the key again, from what it knows.
         }
+        loop.submit(() -> {
+            int ops = interestOps | op;
+            if (key != null && key.isValid()) {
+                key.interestOps(ops);
+                interestOps = ops;
+            }
+            return true;
+        });
     }
 
     /**
