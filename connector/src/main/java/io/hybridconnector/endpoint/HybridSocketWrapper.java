@@ -68,6 +68,9 @@ import org.apache.tomcat.util.net.WriteBuffer;
  * {@link WriteBehindBuffer} and the loop flushes it on writability ({@link #flushBehind}); a writer waits for
  * writability only on its own {@link SocketWaiter}, with the write deadline, handing its loop over first.
  * <p>
+ * Asynchronous operations ({@code useAsyncIO}, {@link LoopOperation}): tried on the caller; what the kernel could
+ * not do yet is completed by the loop's leader when the socket is ready, reads under the lock, writes without it.
+ * <p>
  * Thread models ({@link ThreadModel}): {@code reactor} runs events on a pool worker ({@link #runOnWorker});
  * {@code sync} serves the connection on its own thread ({@link #serveOnOwnThread}); the others run on the loop.
  */
@@ -1302,7 +1305,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
         /** Cleared once the operation has waited for the socket: its completion is then not inline. */
         private volatile boolean inline = true;
-        /** Armed with the loop and waiting for readiness. */
+        /** Armed with the loop and waiting for readiness. Any thread (volatile): set by the runner, read by the loop. */
         volatile boolean waiting;
 
         private LoopOperation(boolean read, ByteBuffer[] buffers, int offset, int length, BlockingMode block,
