@@ -20,8 +20,9 @@ import org.apache.juli.logging.LogFactory;
  * and only once it really blocks. Install by copying the jar into {@code $CATALINA_BASE/lib} and setting
  * {@code protocol="io.hybridconnector.HybridHttp11Protocol"} on a {@code <Connector>}.
  * <p>
- * {@code threads} is the one setting an operator needs. Tomcat's attribute names keep their meaning; an attribute
- * that cannot apply to this threading model stops start-up with a message that names it and what to use instead.
+ * {@code threads} is the one setting an operator needs. Tomcat's attribute names keep their meaning; an attribute of
+ * stock NIO that has no counterpart here is logged (WARN) with what the connector does instead, and start-up goes on;
+ * only an attribute whose promise start-up would break stops it, with a message that names it.
  */
 public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> {
 
@@ -163,25 +164,50 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
         settings.useVirtualThreads(useVirtualThreads);
     }
 
+    /**
+     * @param useAsyncIO {@code true} (default, as on Tomcat's NIO): HTTP/2 and WebSocket read and write through the
+     *                   socket's asynchronous operations, which the event loop completes; {@code false}: through
+     *                   Tomcat's blocking and non-blocking calls
+     */
     public void setUseAsyncIO(boolean useAsyncIO) {
-        if (useAsyncIO) {
-            settings.reject("useAsyncIO=\"true\": not offered by HybridHttp11Protocol; remove the attribute");
-        }
+        endpoint().setUseAsyncIO(useAsyncIO);
     }
 
+    public boolean getUseAsyncIO() {
+        return endpoint().getUseAsyncIO();
+    }
+
+    // Stock NIO's attributes that have no counterpart here: the connector starts, and says what it does instead.
+
     public void setPollerThreadCount(int count) {
-        settings.reject("pollerThreadCount: there is no poller thread in HybridHttp11Protocol; " +
-                "use loops=\"N\" (event loops, default one per CPU core)");
+        settings.ignore("pollerThreadCount", Integer.toString(count), "there is no poller thread; the event loops " +
+                "(loops=\"" + endpoint().getLoops() + "\", one per CPU core by default) select and serve connections");
     }
 
     public void setPollerThreadPriority(int priority) {
-        settings.reject("pollerThreadPriority: there is no poller thread in HybridHttp11Protocol; " +
-                "remove the attribute");
+        settings.ignore("pollerThreadPriority", Integer.toString(priority), "there is no poller thread; the loop " +
+                "threads run at normal priority");
     }
 
     public void setSelectorTimeout(long timeout) {
-        settings.reject("selectorTimeout: NIO-only; HybridHttp11Protocol's loops wake on events and " +
-                "timeouts; remove the attribute");
+        settings.ignore("selectorTimeout", Long.toString(timeout), "the loops wake on events, tasks and their " +
+                "timeout sweep (once a second); there is no selector timeout to set");
+    }
+
+    public void setAcceptorThreadCount(int count) {
+        settings.ignore("acceptorThreadCount", Integer.toString(count), "one acceptor thread (acceptMode=\"acceptor\")" +
+                " or the loops themselves (acceptMode=\"loops\") accept connections");
+    }
+
+    /**
+     * Refused when {@code true}: the connector would listen on a port of its own instead of the socket the operator
+     * handed over (inetd, systemd), which breaks what the attribute promises.
+     */
+    public void setUseInheritedChannel(boolean useInheritedChannel) {
+        if (useInheritedChannel) {
+            settings.reject("useInheritedChannel=\"true\": HybridHttp11Protocol cannot serve the channel inherited " +
+                    "from the launching process; remove the attribute (or set it to false) and give the Connector a port");
+        }
     }
 
     // ------------------------------------------------------------------ counters
@@ -237,6 +263,7 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
     @Override
     public void init() throws Exception {
         settings.checkBeforeInit();
+        settings.warnIgnored(log);
         super.init();
         settings.registerStats(getHandler() == null ? null : getHandler().getGlobal(), getDomain(), getName(), log);
         log.info(effectiveSettings());

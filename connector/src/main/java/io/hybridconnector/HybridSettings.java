@@ -24,6 +24,8 @@ final class HybridSettings {
     private final String protocolName;
     private final HybridEndpoint endpoint;
     private final List<String> errors = new ArrayList<>();
+    /** Attributes of stock NIO with no counterpart here: logged at init, start-up goes on. */
+    private final List<String> ignored = new ArrayList<>();
     private ConnectorStats stats;
     private volatile BlockPredictingAdapter adapter;
 
@@ -38,6 +40,18 @@ final class HybridSettings {
 
     void reject(String message) {
         errors.add(message);
+    }
+
+    /** An attribute that has no counterpart in this connector: a WARN at init naming it and what happens instead. */
+    void ignore(String attribute, String value, String instead) {
+        ignored.add(attribute + "=\"" + value + "\" is ignored by " + protocolName + ": " + instead);
+    }
+
+    /** Logs one WARN per ignored attribute; called at init. */
+    void warnIgnored(Log log) {
+        for (String message : ignored) {
+            log.warn(message);
+        }
     }
 
     void threads(int threads) {
@@ -164,7 +178,8 @@ final class HybridSettings {
                 endpoint.getThreadModel().attributeValue() + " acceptMode=" + endpoint.getAcceptMode() +
                 " writeStrategy=" + endpoint.getWriteStrategy().attributeValue() + " writeBehindLimit=" +
                 endpoint.getWriteBehindLimit() + " blockedHandOffMillis=" + endpoint.getBlockedHandOffMillis() +
-                " loopWarnMillis=" + endpoint.getLoopWarnMillis() + " maxConnections=" + endpoint.getMaxConnections() + " connectionTimeout=" +
+                " loopWarnMillis=" + endpoint.getLoopWarnMillis() + " useAsyncIO=" + endpoint.getUseAsyncIO() +
+                " maxConnections=" + endpoint.getMaxConnections() + " connectionTimeout=" +
                 endpoint.getConnectionTimeout() + "ms keepAliveTimeout=" +
                 (endpoint.getKeepAliveTimeout() < 0 ? "infinite" : endpoint.getKeepAliveTimeout() + "ms");
     }

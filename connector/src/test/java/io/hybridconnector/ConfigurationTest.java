@@ -4,22 +4,86 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
 import org.apache.catalina.LifecycleState;
 import org.apache.tomcat.util.IntrospectionUtils;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * An attribute that cannot apply stops start-up with a message naming it and what to use instead.
+ * An attribute whose promise start-up would break stops start-up with a message naming it and what to use instead;
+ * one of stock NIO's that has no counterpart here starts the connector with a WARN naming it and what happens instead.
  */
 class ConfigurationTest {
 
     @ParameterizedTest
     @CsvSource({
-            "useVirtualThreads, true, threads",
-            "useAsyncIO, true, useAsyncIO",
             "pollerThreadCount, 2, loops",
-            "selectorTimeout, 1000, selectorTimeout",
+            "pollerThreadPriority, 7, normal priority",
+            "selectorTimeout, 1000, timeout sweep",
+            "acceptorThreadCount, 2, acceptMode" })
+    void stockAttributeWithoutCounterpartStartsWithWarning(String attribute, String value, String instead)
+            throws Exception {
+        List<String> warnings = new ArrayList<>();
+        Logger logger = Logger.getLogger(HybridHttp11Protocol.class.getName());
+        Handler handler = new Handler() {
+            @Override
+            public synchronized void publish(LogRecord r) {
+                if (r.getLevel() == Level.WARNING) {
+                    warnings.add(r.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(handler);
+        try (TestServer server = new TestServer(HybridHttp11Protocol.class.getName(), attribute, value)) {
+            assertEquals(LifecycleState.STARTED, server.connector.getState());
+            try (Socket s = server.connect()) {
+                assertEquals(200, TestServer.get(s, "/size?kb=0.1").status());
+            }
+        } finally {
+            logger.removeHandler(handler);
+        }
+        synchronized (handler) {
+            assertEquals(1, warnings.size(), "warnings: " + warnings);
+            String message = warnings.get(0);
+            assertTrue(message.contains(attribute + "=\"" + value + "\"") && message.contains(instead), message);
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({ "true", "false" })
+    void useAsyncIOIsAccepted(boolean useAsyncIO) throws Exception {
+        try (TestServer server = new TestServer(HybridHttp11Protocol.class.getName(), "useAsyncIO",
+                Boolean.toString(useAsyncIO))) {
+            assertEquals(LifecycleState.STARTED, server.connector.getState());
+            assertEquals(useAsyncIO, server.hybrid().getUseAsyncIO());
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void useAsyncIOIsTrueByDefaultAsOnStockNio() {
+        assertTrue(new HybridHttp11Protocol().getUseAsyncIO());
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "useVirtualThreads, true, threads",
+            "useInheritedChannel, true, port",
             "writeStrategy, fast, 'hybrid (default), direct, spin'",
             "threadModel, bio, 'hybrid (default), reactor, single, sync'",
             "acceptMode, poller, 'acceptor (default'",

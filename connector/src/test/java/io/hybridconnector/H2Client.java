@@ -187,6 +187,44 @@ public final class H2Client implements Closeable {
         return response;
     }
 
+    /**
+     * Starts a POST that announces {@code contentLength} bytes and sends only {@code part} of them, without ending the
+     * stream: the server's request waits for the rest. {@link #reset} then cancels it.
+     */
+    public Response startPost(String path, byte[] part, int contentLength) throws IOException {
+        int id;
+        Response response;
+        synchronized (this) {
+            id = streamId;
+            streamId += 2;
+            response = new Response(id);
+            open.put(id, response);
+            streamWindow = initialStreamWindow;
+        }
+        byte[] block = headerBlock("POST", path, contentLength);
+        int n = takeWindow(part.length);
+        synchronized (out) {
+            writeFrameHeader(block.length, HEADERS, FLAG_END_HEADERS, id);
+            out.write(block);
+            writeFrameHeader(n, DATA, 0, id);
+            out.write(part, 0, n);
+            out.flush();
+        }
+        return response;
+    }
+
+    /** Sends RST_STREAM for the stream of {@code response} with {@code errorCode} (8: CANCEL); the stream is gone. */
+    public void reset(Response response, int errorCode) throws IOException {
+        synchronized (this) {
+            open.remove(response.streamId);
+        }
+        synchronized (out) {
+            writeFrameHeader(4, RST_STREAM, 0, response.streamId);
+            writeInt(errorCode);
+            out.flush();
+        }
+    }
+
     private synchronized int takeWindow(int wanted) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (connectionWindow <= 0 || streamWindow <= 0) {

@@ -139,8 +139,8 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         // Idle keep-alive connections hold no thread and no buffers: nothing to time out.
         setKeepAliveTimeout(-1);
         setMaxKeepAliveRequests(-1);
-        // Tomcat's vectored async I/O (NIO2-style completion handlers) is not offered; HTTP/1.1 does not need it.
-        setUseAsyncIO(false);
+        // useAsyncIO stays Tomcat's default (true): HTTP/2 and WebSocket use the socket wrapper's asynchronous
+        // operations, completed by the loop (HybridSocketWrapper.LoopOperation).
         // Catalina hands a large body over in 8 KB slices. Collecting them in a 64 KB direct buffer costs the one
         // copy the JDK would make anyway (it copies heap buffers to a temporary direct buffer on every write) and
         // lets a 10 KB response leave in one write() and a 100 KB one in two. Only requests in progress hold it.

@@ -6,6 +6,7 @@ import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.ArrayDeque;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -74,9 +75,10 @@ public final class EventLoop {
     private final ArrayDeque<LoopChannel> contended = new ArrayDeque<>();
     /**
      * Work a leader gave to "an executor" while it ran a connection (HTTP/2 streams), run by the leader right after
-     * the ready connections instead of waking another thread for each. Leader only; a new leader runs what is left.
+     * the ready connections instead of waking another thread for each. Added to by the leader, which may lose the loop
+     * while it adds (hence a concurrent deque), taken by the leader; a new leader runs what is left.
      */
-    private final ArrayDeque<Runnable> deferred = new ArrayDeque<>();
+    private final ConcurrentLinkedDeque<Runnable> deferred = new ConcurrentLinkedDeque<>();
 
     private final AtomicLong runSeq = new AtomicLong();
     /**
@@ -259,10 +261,15 @@ public final class EventLoop {
      * Queues work that a connection's run handed to the executor (Tomcat's HTTP/2 streams) to run on this thread once
      * the ready connections are served: no wake-up of another thread and no context switch per stream. Each runs as a
      * run of its own, so a stream that blocks (flow control, a slow client, a servlet that sleeps) moves the loop to
-     * another thread like any request. Leader only.
+     * another thread like any request. Called by the leader; safe if it loses the loop meanwhile.
      */
     public void defer(Runnable task) {
         deferred.addLast(task);
+        if (!inLoop()) {
+            // The caller lost the loop between its check and the add (a hand-off while its run went on): the new
+            // leader may already be selecting. Either it sees the task, or this sees it lead and wakes it.
+            selector.wakeup();
+        }
     }
 
     private boolean runDeferred() {

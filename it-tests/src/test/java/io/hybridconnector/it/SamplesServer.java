@@ -26,6 +26,8 @@ final class SamplesServer implements AutoCloseable {
     final Connector connector;
     final int port;
     final Path accessLogDir;
+    /** Tomcat's base directory (work files, the expanded WAR, logs): removed at close. */
+    private final Path base;
     /** Whether the parity tests' clients must speak TLS to this server ({@code -Dit.tls=true}). */
     final boolean tls;
     private javax.net.ssl.SSLContext clientContext;
@@ -49,7 +51,7 @@ final class SamplesServer implements AutoCloseable {
         if (war == null || !new File(war).isFile()) {
             throw new IllegalStateException("System property samples.war must point at samples.war, got " + war);
         }
-        Path base = Files.createTempDirectory("it-" + which.name());
+        base = Files.createTempDirectory("it-" + which.name());
         tomcat = new Tomcat();
         tomcat.setBaseDir(base.toString());
         connector = new Connector(which.protocol);
@@ -117,7 +119,22 @@ final class SamplesServer implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        tomcat.stop();
-        tomcat.destroy();
+        try {
+            tomcat.stop();
+            tomcat.destroy();
+        } finally {
+            deleteTree(base);
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 }
