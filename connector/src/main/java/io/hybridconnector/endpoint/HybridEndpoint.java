@@ -849,6 +849,11 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         throw new IllegalStateException("HybridEndpoint routes events through processSocket()");
     }
 
+    /** @return the stall detector, or {@code null} under thread models that do not hand loops off */
+    StallDetector detector() {
+        return detector;
+    }
+
     SocketBufferHandler takeBuffers() {
         SocketBufferHandler buffers = bufferPool.pop();
         if (buffers == null) {
