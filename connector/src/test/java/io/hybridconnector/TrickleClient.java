@@ -31,9 +31,15 @@ public final class TrickleClient {
      * @param trailing bytes the page may add after its last piece (a JSP's final newline)
      */
     public static Timing fetch(int port, String path, int kb, int n, String trailing) throws IOException {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-            s.setSoTimeout(30000);
+        Socket s = new Socket();
+        s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+        s.setSoTimeout(30000);
+        return fetch(s, path, kb, n, trailing);
+    }
+
+    /** As {@link #fetch(int, String, int, int, String)} on a connected socket (plain or TLS), which it closes. */
+    public static Timing fetch(Socket socket, String path, int kb, int n, String trailing) throws IOException {
+        try (Socket s = socket) {
             s.setTcpNoDelay(true);
             OutputStream out = s.getOutputStream();
             InputStream in = s.getInputStream();
