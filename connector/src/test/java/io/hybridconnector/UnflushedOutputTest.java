@@ -39,6 +39,22 @@ class UnflushedOutputTest {
         }
     }
 
+    /**
+     * The write counter once the last response's write has been counted: the client may read a response before the
+     * server's {@code write()} has returned and been counted.
+     */
+    static long settledWriteCalls(TestServer server) throws InterruptedException {
+        long n = server.hybrid().writeCounters().getWriteCalls();
+        while (true) {
+            Thread.sleep(20);
+            long again = server.hybrid().writeCounters().getWriteCalls();
+            if (again == n) {
+                return n;
+            }
+            n = again;
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = { "hybrid", "reactor", "sync" })
     void unflushedPiecesLeaveAsSoonAsOnStock(String threadModel) throws Exception {
@@ -73,11 +89,11 @@ class UnflushedOutputTest {
                 for (int i = 0; i < 200; i++) { // JIT
                     TestServer.get(s, "/size?kb=" + kbs[k]);
                 }
-                long before = server.hybrid().writeCounters().getWriteCalls();
+                long before = settledWriteCalls(server);
                 for (int i = 0; i < n; i++) {
                     TestServer.get(s, "/size?kb=" + kbs[k]);
                 }
-                perResponse[k] = (server.hybrid().writeCounters().getWriteCalls() - before) / (double) n;
+                perResponse[k] = (settledWriteCalls(server) - before) / (double) n;
             }
             System.out.println("writes per response at 0.1 / 10 / 100 KB: " + Arrays.toString(perResponse));
             assertEquals(1.0, perResponse[0], "0.1 KB");
@@ -85,6 +101,35 @@ class UnflushedOutputTest {
             // bytes written by the stall detector: allow one such response in n on a shared machine.
             assertTrue(perResponse[1] <= 1.0 + 1.0 / n, "10 KB: " + perResponse[1]);
             assertTrue(perResponse[2] <= 2.0, "100 KB: " + perResponse[2]);
+            assertTrue(server.hybrid().writeCounters().getPausedFlushes() <= 1, "the detector wrote for requests " +
+                    "that never paused: " + server.hybrid().writeCounters().getPausedFlushes());
+        }
+    }
+
+    /**
+     * The detector writes for the first trickling page of a class; the class's next pages leave every 8 KB from their
+     * first byte (no detector write at all, so no lateness), and other classes keep gathering.
+     */
+    @Test
+    void aClassThatPausedLeavesEveryEightKilobytesFromTheStart() throws Exception {
+        try (TestServer server = new TestServer(HYBRID); Socket s = server.connect()) {
+            TrickleClient.fetch(server.port, "/trickle?kb=8&ms=20&n=5", 8, 5, "");
+            server.hybrid().resetCounters();
+            double[] first = new double[3];
+            for (int i = 0; i < first.length; i++) {
+                first[i] = TrickleClient.fetch(server.port, "/trickle?kb=8&ms=20&n=5", 8, 5, "").firstByteMillis();
+            }
+            System.out.println("first byte of a learnt class (pieces every 20 ms): " + Arrays.toString(first) + " ms");
+            assertEquals(0, server.hybrid().writeCounters().getPausedFlushes(), "the detector still wrote for the class");
+            for (int i = 0; i < 200; i++) {
+                TestServer.get(s, "/size?kb=10");
+            }
+            long before = settledWriteCalls(server);
+            for (int i = 0; i < 50; i++) {
+                TestServer.get(s, "/size?kb=10");
+            }
+            long writes = settledWriteCalls(server) - before;
+            assertTrue(writes <= 51, "10 KB responses of another class took " + writes + " writes for 50");
         }
     }
 }

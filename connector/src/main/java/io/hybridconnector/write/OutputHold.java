@@ -38,6 +38,13 @@ public final class OutputHold {
     private static final int FLUSHING = 2;
     private static final int SPINS_BEFORE_YIELD = 64;
 
+    /** {@link #reclaim()}: the owner came back before the detector wrote anything. */
+    public static final int NOT_FLUSHED = 0;
+    /** {@link #reclaim()}: the detector wrote the bytes while the owner ran (it computed, or waited for a CPU). */
+    public static final int FLUSHED = 1;
+    /** {@link #reclaim()}: the detector wrote the bytes while the owner waited in Java (sleep, lock, wait). */
+    public static final int FLUSHED_WHILE_WAITING = 2;
+
     /** What the detector does with held bytes: one write that never waits. Called in FLUSHING only. */
     @FunctionalInterface
     public interface Flush {
@@ -49,8 +56,10 @@ public final class OutputHold {
     /** Whether the detector's list holds this hold; lets the owner list it once per look, not once per hold. */
     private final AtomicBoolean listed = new AtomicBoolean();
     private volatile long heldSinceNanos;
+    /** Written by the owner before it releases HELD, read by the detector. */
+    private Thread owner;
     /** Written by the detector in FLUSHING, read by the owner after it saw OWNED again. */
-    private boolean flushedByDetector;
+    private int flushedByDetector;
     /** Owner only: whether the state may be other than OWNED (saves the volatile read on every write). */
     private boolean holding;
 
@@ -66,6 +75,7 @@ public final class OutputHold {
      */
     public boolean hold(long nowNanos) {
         heldSinceNanos = nowNanos;
+        owner = Thread.currentThread();
         holding = true;
         state.set(HELD);
         return !listed.get() && listed.compareAndSet(false, true);
@@ -75,16 +85,16 @@ public final class OutputHold {
      * Owner, before it touches the gathered bytes or the socket: takes them back, waiting out the detector's write
      * if one is under way.
      *
-     * @return {@code true} if the owner paused: the detector wrote the bytes, or the owner came back after more than
-     *         {@link #HOLD_NANOS}
+     * @return {@link #NOT_FLUSHED}, {@link #FLUSHED} or {@link #FLUSHED_WHILE_WAITING}: whether the detector wrote the
+     *         bytes, and whether the owner was then waiting (a pause of the application's own, not a busy CPU)
      */
-    public boolean reclaim() {
+    public int reclaim() {
         if (!holding) {
-            return false;
+            return NOT_FLUSHED;
         }
         holding = false;
         if (state.compareAndSet(HELD, OWNED)) {
-            return System.nanoTime() - heldSinceNanos > HOLD_NANOS;
+            return NOT_FLUSHED;
         }
         for (int spins = 0; state.get() != OWNED; spins++) {
             if (spins < SPINS_BEFORE_YIELD) {
@@ -93,8 +103,8 @@ public final class OutputHold {
                 Thread.yield();
             }
         }
-        boolean flushed = flushedByDetector;
-        flushedByDetector = false;
+        int flushed = flushedByDetector;
+        flushedByDetector = NOT_FLUSHED;
         return flushed;
     }
 
@@ -118,8 +128,9 @@ public final class OutputHold {
             return -1;
         }
         try {
+            Thread.State ownerState = owner.getState();
             flush.flushHeld();
-            flushedByDetector = true;
+            flushedByDetector = ownerState == Thread.State.RUNNABLE ? FLUSHED : FLUSHED_WHILE_WAITING;
         } finally {
             state.set(OWNED);
         }
