@@ -93,6 +93,11 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     private EventLoop[] loops = new EventLoop[0];
     private LoopThreadPool pool;
     private StallDetector detector;
+    /**
+     * Writes the gathered bytes of requests that pause (OutputHold): the stall detector, or under thread models that
+     * do not hand loops off, a detector that looks at no loop and does only this.
+     */
+    private StallDetector outputWatcher;
     private final LoopCounters counters = new LoopCounters();
     private final SynchronizedStack<SocketBufferHandler> bufferPool = new SynchronizedStack<>();
 
@@ -366,6 +371,10 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         pool.start(created);
         if (detector != null) {
             detector.start(created, getName() + "-stall-detector");
+            outputWatcher = detector;
+        } else {
+            outputWatcher = new StallDetector(new HandOffPolicy(blockedHandOffMillis), -1);
+            outputWatcher.start(new EventLoop[0], getName() + "-output-watcher");
         }
         if (acceptOnLoops) {
             loopAcceptors = new LoopAcceptor[n];
@@ -394,8 +403,8 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         for (EventLoop loop : loops) {
             loop.stop();
         }
-        if (detector != null) {
-            detector.stop();
+        if (outputWatcher != null) {
+            outputWatcher.stop();
         }
         pool.stop(getExecutorTerminationTimeoutMillis());
         for (EventLoop loop : loops) {
@@ -849,9 +858,9 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         throw new IllegalStateException("HybridEndpoint routes events through processSocket()");
     }
 
-    /** @return the stall detector, or {@code null} under thread models that do not hand loops off */
-    StallDetector detector() {
-        return detector;
+    /** @return the thread that writes the gathered bytes of requests that pause; {@code null} when stopped */
+    StallDetector outputWatcher() {
+        return outputWatcher;
     }
 
     SocketBufferHandler takeBuffers() {

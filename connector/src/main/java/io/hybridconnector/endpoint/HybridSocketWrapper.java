@@ -26,6 +26,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.LoopChannel;
 import io.hybridconnector.loop.LoopThread;
+import io.hybridconnector.loop.StallDetector;
 import io.hybridconnector.loop.ThreadModel;
 import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.classify.RequestClassifier.RequestClass;
@@ -130,10 +131,13 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     private final WriteCounters writeCounters;
     private final ThreadModel model;
     /**
-     * Lock (the owner's side): lets the stall detector send the gathered bytes of a request that pauses;
-     * {@code null} without a detector (thread models other than {@code hybrid}): bytes then leave at stock's size.
+     * Lock (the owner's side): lets the stall detector (or, under thread models that do not hand loops off, the
+     * endpoint's output watcher) send the gathered bytes of a request that pauses; {@code null} if the endpoint was
+     * stopped as the connection came: its bytes then leave at stock's size.
      */
     private final OutputHold hold;
+    /** Who sends held bytes; {@code null} with {@link #hold}. */
+    private final StallDetector watcher;
     /** Gathered bytes past this many are held only while the request writes back to back. */
     private final int stockBytes;
     /**
@@ -193,7 +197,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         behind.setLower(tls);
         this.writer = new ResponseWriter(out, endpoint.getWriteStrategy(), behind, writeCounters,
                 this::awaitWritable);
-        this.hold = endpoint.detector() == null ? null : new OutputHold(this::flushHeld);
+        this.watcher = endpoint.outputWatcher();
+        this.hold = watcher == null ? null : new OutputHold(this::flushHeld);
         this.stockBytes = Math.min(STOCK_WRITE_BUFFER, endpoint.getSocketProperties().getAppWriteBufSize());
         if (endpoint.getUnixDomainSocketPath() != null) {
             // A Unix socket has no IP addresses: present the local host, as Tomcat's NIO connector does.
@@ -811,8 +816,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
      * Stock NIO would have written by now: its 8 KB buffer is full. A request that writes back to back gathers on (a
      * 10 KB response leaves in one write); the bytes wait for its next write for at most {@link OutputHold#HOLD_NANOS}
      * plus the stall detector's lateness, after which the detector sends them. A response that paused before (or
-     * whose class did lately), a writer that is not the connection's running thread (an asynchronous request's
-     * application thread), and thread models without a detector write now, as stock does.
+     * whose class did lately), and a writer that is not the connection's running thread (an asynchronous request's
+     * application thread), write now, as stock does.
      */
     private void afterGathering() throws IOException {
         if (gathered() < stockBytes) {
@@ -821,7 +826,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         if (hold == null || paced || processingThread != Thread.currentThread() || classPaces()) {
             doWrite(true);
         } else if (hold.hold(System.nanoTime())) {
-            endpoint.detector().watch(hold);
+            watcher.watch(hold);
         }
     }
 

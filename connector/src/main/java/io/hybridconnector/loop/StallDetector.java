@@ -34,7 +34,8 @@ import org.apache.juli.logging.LogFactory;
  * <p>
  * And it sends response bytes a request left gathered and then paused on ({@link #watch}, {@link OutputHold}): a
  * servlet that wrote 8 KB and sleeps cannot send them itself. It looks at a hold when it is due, or at its next look
- * if the hold began while it slept: within {@link OutputHold#HOLD_NANOS} to one budget of the pause.
+ * if the hold began while it slept: within {@link OutputHold#HOLD_NANOS} to one budget of the pause. Thread models
+ * that do not hand loops off start one with no loops, for this alone.
  * <p>
  * Runs on its own daemon thread; the per-loop state below is its own.
  */
