@@ -65,7 +65,8 @@ public final class TrickleClient {
     private static void check(byte[] response, int pieceBytes, int n, String trailing) throws IOException {
         String text = new String(response, StandardCharsets.ISO_8859_1);
         int headEnd = text.indexOf("\r\n\r\n");
-        assertTrue(text.startsWith("HTTP/1.1 200"), () -> "status line: " + text.substring(0, Math.min(80, text.length())));
+        assertTrue(text.startsWith("HTTP/1.1 200"),
+                () -> "status line: " + text.substring(0, Math.min(80, text.length())));
         assertTrue(text.substring(0, headEnd).toLowerCase().contains("transfer-encoding: chunked"), "not chunked");
         byte[] body = dechunk(response, headEnd + 4);
         ByteArrayOutputStream expected = new ByteArrayOutputStream();

@@ -75,7 +75,8 @@ class UnflushedOutputTest {
         try (TestServer server = new TestServer(HYBRID)) {
             double ours = TrickleClient.fetch(server.port, PAGE, 8, 10, "").firstByteMillis();
             System.out.println("first page, cold: stock " + stock + " ms, ours " + ours + " ms");
-            assertTrue(ours <= stock + SLACK_MILLIS, "first byte after " + ours + " ms on ours, " + stock + " on stock");
+            assertTrue(ours <= stock + SLACK_MILLIS,
+                    "first byte after " + ours + " ms on ours, " + stock + " on stock");
         }
     }
 
@@ -122,7 +123,8 @@ class UnflushedOutputTest {
                 first[i] = TrickleClient.fetch(server.port, "/trickle?kb=8&ms=20&n=5", 8, 5, "").firstByteMillis();
             }
             System.out.println("first byte of a learnt class (pieces every 20 ms): " + Arrays.toString(first) + " ms");
-            assertEquals(0, server.hybrid().writeCounters().getPausedFlushes(), "the detector still wrote for the class");
+            assertEquals(0, server.hybrid().writeCounters().getPausedFlushes(),
+                    "the detector still wrote for the class");
             for (int i = 0; i < 200; i++) {
                 TestServer.get(s, "/size?kb=10");
             }

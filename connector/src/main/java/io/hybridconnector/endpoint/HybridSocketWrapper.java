@@ -66,10 +66,10 @@ import org.apache.tomcat.util.net.WriteBuffer;
  * gathered in the 64 KB direct socket write buffer; a body larger than the room left goes out in one gathering
  * {@code writev} with the buffered headers, without being copied through the buffer. Gathered past what stock NIO
  * would have sent ({@link #STOCK_WRITE_BUFFER}), bytes wait only while the request keeps writing: if it pauses, the
- * stall detector sends them ({@link OutputHold}), and from then on the response leaves as stock's does. What the kernel does not take
- * is handled by the connector's {@link ResponseWriter}: under {@code hybrid} it waits in the connection's
- * {@link WriteBehindBuffer} and the loop flushes it on writability ({@link #flushBehind}); a writer waits for
- * writability only on its own {@link SocketWaiter}, with the write deadline, handing its loop over first.
+ * stall detector sends them ({@link OutputHold}), and from then on the response leaves as stock's does. What the
+ * kernel does not take is handled by the connector's {@link ResponseWriter}: under {@code hybrid} it waits in the
+ * connection's {@link WriteBehindBuffer} and the loop flushes it on writability ({@link #flushBehind}); a writer waits
+ * for writability only on its own {@link SocketWaiter}, with the write deadline, handing its loop over first.
  * <p>
  * Thread models ({@link ThreadModel}): {@code reactor} runs events on a pool worker ({@link #runOnWorker});
  * {@code sync} serves the connection on its own thread ({@link #serveOnOwnThread}); the others run on the loop.
