@@ -39,7 +39,9 @@ class UnflushedOutputParityTest {
     void unflushedOutputReachesTheClientAsSoonAsOnStock() throws Exception {
         double stock = medianFirstByte(ConnectorUnderTest.STOCK_NIO, "trickle", "");
         double ours = medianFirstByte(ConnectorUnderTest.HYBRID, "trickle", "");
-        assertTrue(stock < 300, "stock NIO held the first piece: " + stock + " ms");
+        // Over TLS stock NIO's first byte comes with the third piece (about 300 ms: measured 303-315 ms), so the bound
+        // against stock alone would be loose there: ours must also send the first piece before the page's third.
         assertTrue(ours <= stock + SLACK_MILLIS, "first byte after " + ours + " ms on ours, " + stock + " on stock");
+        assertTrue(ours < 300, "ours held the first piece past the third: " + ours + " ms");
     }
 }
