@@ -62,6 +62,7 @@ final class TestServer implements AutoCloseable {
         add(ctx, "echo", new EchoServlet(), "/echo");
         add(ctx, "upstream", new UpstreamServlet(), "/upstream");
         add(ctx, "compute", new ComputeServlet(), "/compute");
+        add(ctx, "trickle", new TrickleServlet(), "/trickle");
         Tomcat.addServlet(ctx, "async", new AsyncServlet()).setAsyncSupported(true);
         ctx.addServletMappingDecoded("/async", "async");
         tomcat.start();
@@ -141,7 +142,7 @@ final class TestServer implements AutoCloseable {
 
     /** Random alphanumeric body of ?kb= kilobytes, or ?bytes=, written in one call. */
     static final class SizeServlet extends HttpServlet {
-        private static final byte[] ALPHABET =
+        static final byte[] ALPHABET =
                 "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".getBytes(StandardCharsets.US_ASCII);
 
         @Override
@@ -157,6 +158,33 @@ final class TestServer implements AutoCloseable {
             resp.setContentType("text/plain");
             resp.setContentLength(n);
             resp.getOutputStream().write(body);
+        }
+    }
+
+    /**
+     * {@code /trickle?kb=&ms=&n=}: n times, sleeps ms, then writes {@code "piece <i>\n"} and kb KB of
+     * {@code ALPHABET[i % 62]}, never flushing; chunked. As the samples' {@code /trickle}.
+     */
+    static final class TrickleServlet extends HttpServlet {
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            int bytes = (int) Math.round(Double.parseDouble(req.getParameter("kb")) * 1024);
+            long ms = Long.parseLong(req.getParameter("ms"));
+            int n = Integer.parseInt(req.getParameter("n"));
+            resp.setContentType("text/plain");
+            OutputStream out = resp.getOutputStream();
+            byte[] piece = new byte[bytes];
+            for (int i = 0; i < n; i++) {
+                try {
+                    Thread.sleep(ms);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                out.write(("piece " + i + "\n").getBytes(StandardCharsets.US_ASCII));
+                Arrays.fill(piece, SizeServlet.ALPHABET[i % SizeServlet.ALPHABET.length]);
+                out.write(piece);
+            }
         }
     }
 

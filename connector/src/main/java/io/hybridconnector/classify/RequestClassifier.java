@@ -34,9 +34,17 @@ public final class RequestClassifier {
     static final int BLOCKING_SCORE = 6;
     static final int MAX_BLOCK_SCORE = 12;
 
+    /**
+     * Responses of a class that paused with 8 KB or more gathered that leave every 8 KB from their first byte, without
+     * waiting for the stall detector; the next one gathers again, to see whether the class still pauses.
+     */
+    static final int PACED_RESPONSES = 16;
+
     private final ConcurrentHashMap<String,RequestClass> classes = new ConcurrentHashMap<>();
     /** Set once any request has blocked: until then the adapter does not even look requests up. */
     private volatile boolean anyBlocking;
+    /** Set once any response paused with bytes gathered: until then writers do not look responses up for it. */
+    private volatile boolean anyPaced;
     private final int capacity;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
@@ -66,6 +74,11 @@ public final class RequestClassifier {
     /** @return a request's class: its method and path ({@code "GET /app/size"}) */
     public static String keyOf(Request request) {
         return request.method().toString() + ' ' + request.requestURI().toString();
+    }
+
+    /** @return whether any response has ever paused with 8 KB or more gathered (cheap; read once per such response) */
+    public boolean anyPaced() {
+        return anyPaced;
     }
 
     /** @return whether any request has ever blocked on a loop (cheap; read on every request) */
@@ -109,6 +122,30 @@ public final class RequestClassifier {
         private volatile boolean heavy;
         private int fitsInARow;
         private volatile int blockScore;
+        private volatile int pacedLeft;
+
+        /**
+         * A response of this class paused with 8 KB or more gathered (the stall detector wrote them, or its thread
+         * came back for them late): the next {@link #PACED_RESPONSES} leave every 8 KB from the start.
+         */
+        public void paused() {
+            pacedLeft = PACED_RESPONSES;
+            anyPaced = true;
+        }
+
+        /**
+         * Asked once per response, when 8 KB are first gathered.
+         *
+         * @return whether this response should leave every 8 KB, as stock's does, rather than gather on
+         */
+        public boolean pacesNext() {
+            int left = pacedLeft;
+            if (left <= 0) {
+                return false;
+            }
+            pacedLeft = left - 1;
+            return true;
+        }
 
         public boolean isBlocking() {
             return blockScore >= BLOCKING_SCORE;

@@ -99,6 +99,11 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     private EventLoop[] loops = new EventLoop[0];
     private LoopThreadPool pool;
     private StallDetector detector;
+    /**
+     * Writes the gathered bytes of requests that pause (OutputHold): the stall detector, or under thread models that
+     * do not hand loops off, a detector that looks at no loop and does only this.
+     */
+    private StallDetector outputWatcher;
     private final LoopCounters counters = new LoopCounters();
     private final SynchronizedStack<SocketBufferHandler> bufferPool = new SynchronizedStack<>();
 
@@ -369,6 +374,10 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         pool.start(created);
         if (detector != null) {
             detector.start(created, getName() + "-stall-detector");
+            outputWatcher = detector;
+        } else {
+            outputWatcher = new StallDetector(new HandOffPolicy(blockedHandOffMillis), -1);
+            outputWatcher.start(new EventLoop[0], getName() + "-output-watcher");
         }
         if (acceptOnLoops) {
             loopAcceptors = new LoopAcceptor[n];
@@ -397,8 +406,8 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         for (EventLoop loop : loops) {
             loop.stop();
         }
-        if (detector != null) {
-            detector.stop();
+        if (outputWatcher != null) {
+            outputWatcher.stop();
         }
         pool.stop(getExecutorTerminationTimeoutMillis());
         for (EventLoop loop : loops) {
@@ -887,6 +896,11 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     protected SocketProcessorBase<SocketChannel> createSocketProcessor(SocketWrapperBase<SocketChannel> socketWrapper,
             SocketEvent event) {
         throw new IllegalStateException("HybridEndpoint routes events through processSocket()");
+    }
+
+    /** @return the thread that writes the gathered bytes of requests that pause; {@code null} when stopped */
+    StallDetector outputWatcher() {
+        return outputWatcher;
     }
 
     SocketBufferHandler takeBuffers() {

@@ -202,6 +202,11 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     }
 
     @Override
+    public long getPausedFlushes() {
+        return writes().getPausedFlushes();
+    }
+
+    @Override
     public long getWriterWaits() {
         return writes().getWriterWaits();
     }

@@ -44,6 +44,8 @@ public interface ConnectorStatsMBean {
     long getDirectWrites();
     long getWriteBehindHandOvers();
     long getLoopFlushes();
+    /** Writes the stall detector made for requests that paused with at least 8 KB gathered and not flushed. */
+    long getPausedFlushes();
     long getWriterWaits();
     long getWriteTimeouts();
     long getWriteBehindBytesNow();

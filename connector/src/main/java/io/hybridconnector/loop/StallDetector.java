@@ -1,11 +1,15 @@
 package io.hybridconnector.loop;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import io.hybridconnector.loop.HandOffPolicy.Activity;
 import io.hybridconnector.loop.HandOffPolicy.Decision;
 import io.hybridconnector.loop.HandOffPolicy.Moment;
+import io.hybridconnector.write.OutputHold;
 
 import org.apache.juli.logging.Log;
 import org.apache.juli.logging.LogFactory;
@@ -28,6 +32,11 @@ import org.apache.juli.logging.LogFactory;
  * go on, or hand-offs are off) or has no thread because all {@code threads} are busy: the request, its thread's
  * stack, at most one line per {@link #WARN_INTERVAL_NANOS}.
  * <p>
+ * And it sends response bytes a request left gathered and then paused on ({@link #watch}, {@link OutputHold}): a
+ * servlet that wrote 8 KB and sleeps cannot send them itself. It looks at a hold when it is due, or at its next look
+ * if the hold began while it slept: within {@link OutputHold#HOLD_NANOS} to one budget of the pause. Thread models
+ * that do not hand loops off start one with no loops, for this alone.
+ * <p>
  * Runs on its own daemon thread; the per-loop state below is its own.
  */
 public final class StallDetector implements Runnable {
@@ -46,6 +55,10 @@ public final class StallDetector implements Runnable {
     /** A loop held or leaderless for longer than this is logged; {@code Long.MAX_VALUE} when off. */
     private final long warnNanos;
     private volatile EventLoop[] loops = new EventLoop[0];
+    /** Response bytes gathered by requests that may pause; any thread adds ({@link #watch}), the detector takes. */
+    private final ConcurrentLinkedQueue<OutputHold> holds = new ConcurrentLinkedQueue<>();
+    /** Detector only: the holds not yet due at this look, listed again after it. */
+    private final List<OutputHold> notDue = new ArrayList<>();
     /** Per loop: the run word already reported in a WARN, so that each run is reported once. Detector only. */
     private long[] warnedSeq = new long[0];
     private long[] warnedLeaderlessSince = new long[0];
@@ -95,6 +108,16 @@ public final class StallDetector implements Runnable {
         }
     }
 
+    /**
+     * A request's thread left response bytes gathered ({@link OutputHold#hold}): send them if it does not come back
+     * for them. Any thread; costs a queue node, and an unpark only when the detector is parked (nothing ran for
+     * {@link #QUIET_LOOKS_BEFORE_PARKING} looks).
+     */
+    public void watch(OutputHold hold) {
+        holds.offer(hold);
+        activity();
+    }
+
     @Override
     public void run() {
         int quietLooks = 0;
@@ -110,6 +133,11 @@ public final class StallDetector implements Runnable {
                     sleep = Math.min(sleep, again);
                 }
             }
+            long due = lookAtHolds(now);
+            if (due >= 0) {
+                anyRun = true;
+                sleep = Math.min(sleep, due);
+            }
             if (anyRun) {
                 quietLooks = 0;
             } else if (++quietLooks >= QUIET_LOOKS_BEFORE_PARKING) {
@@ -121,11 +149,32 @@ public final class StallDetector implements Runnable {
         }
     }
 
+    /**
+     * Sends the held bytes that are due; the others stay listed.
+     *
+     * @return nanoseconds until the next hold is due, or -1 if none is listed
+     */
+    private long lookAtHolds(long now) {
+        long next = -1;
+        for (OutputHold hold; (hold = holds.poll()) != null; ) {
+            long due = hold.lookAt(now);
+            if (due >= 0) {
+                notDue.add(hold);
+                next = next < 0 ? due : Math.min(next, due);
+            }
+        }
+        if (!notDue.isEmpty()) {
+            holds.addAll(notDue);
+            notDue.clear();
+        }
+        return next;
+    }
+
     private void parkUntilActivity() {
         sleeping = true;
         // Re-check after publishing 'sleeping': a leader that began a run before it saw the flag is seen here (its
-        // runSeq write precedes its read of the flag).
-        if (!anyInRun()) {
+        // runSeq write precedes its read of the flag), and so is a hold listed before it saw the flag.
+        if (!anyInRun() && holds.isEmpty()) {
             while (sleeping && !stopped) {
                 LockSupport.park(this);
             }

@@ -22,6 +22,11 @@ public final class WriteCounters {
     final LongAdder writeBehindHandOvers = new LongAdder();
     /** Flushes of write-behind buffers by an event loop on writability. */
     final LongAdder loopFlushes = new LongAdder();
+    /**
+     * Writes the stall detector made for a request that paused with at least stock's 8 KB gathered and not flushed
+     * ({@link OutputHold}).
+     */
+    final LongAdder pausedFlushes = new LongAdder();
     /** Threads that waited for writability because the write-behind bound was reached (or spin/direct waits). */
     final LongAdder writerWaits = new LongAdder();
     /** Connections cut off because a write-behind buffer did not drain within the write deadline. */
@@ -51,6 +56,10 @@ public final class WriteCounters {
 
     public void loopFlush() {
         loopFlushes.increment();
+    }
+
+    public void pausedFlush() {
+        pausedFlushes.increment();
     }
 
     public void writeTimeout() {
@@ -103,6 +112,10 @@ public final class WriteCounters {
         return loopFlushes.sum();
     }
 
+    public long getPausedFlushes() {
+        return pausedFlushes.sum();
+    }
+
     public long getWriterWaits() {
         return writerWaits.sum();
     }
@@ -131,6 +144,7 @@ public final class WriteCounters {
         directWrites.reset();
         writeBehindHandOvers.reset();
         loopFlushes.reset();
+        pausedFlushes.reset();
         writerWaits.reset();
         writeTimeouts.reset();
         writeBehindPeak.set(writeBehindBytes.get());
