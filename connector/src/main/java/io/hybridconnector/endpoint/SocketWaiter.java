@@ -5,6 +5,9 @@ import java.io.UncheckedIOException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.util.Collection;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Waits, on the calling thread, until one socket is readable or writable, with a deadline. Each thread that ever
@@ -12,13 +15,18 @@ import java.nio.channels.SocketChannel;
  * through another thread: the thread that holds the request sleeps in {@code epoll_wait} on that one socket and
  * resumes the moment the kernel can take (or give) bytes. No user-space retry loop, no spinning.
  * <p>
- * Thread-confined: one instance per thread, via {@link #current()}.
+ * Thread-confined: one instance per thread, via {@link #current()}; {@link #wakeWaitersOn} is for any thread (stop).
  */
 final class SocketWaiter {
 
     private static final ThreadLocal<SocketWaiter> WAITERS = ThreadLocal.withInitial(SocketWaiter::new);
 
+    /** Waiters inside {@link #await}, so that a stop can wake them. Slow path only: a wait costs a syscall anyway. */
+    private static final Set<SocketWaiter> AWAITING = ConcurrentHashMap.newKeySet();
+
     private final Selector selector;
+    /** The socket this waiter waits for, while it does; written by its thread, read by a stopping thread. */
+    private volatile SocketChannel awaiting;
 
     private SocketWaiter() {
         try {
@@ -34,7 +42,8 @@ final class SocketWaiter {
 
     /**
      * @param timeoutMillis the deadline in milliseconds; zero or negative waits without limit
-     * @return {@code true} if the socket became ready, {@code false} if the deadline passed first
+     * @return {@code true} if the socket became ready (or was shut down or closed: the caller's read or write then
+     *         fails at once), {@code false} if the deadline passed first
      */
     boolean await(SocketChannel channel, int op, long timeoutMillis) throws IOException {
         SelectionKey key = channel.keyFor(selector);
@@ -46,9 +55,14 @@ final class SocketWaiter {
         } else {
             key.interestOps(op);
         }
+        awaiting = channel;
+        AWAITING.add(this);
         try {
             long deadline = timeoutMillis > 0 ? System.currentTimeMillis() + timeoutMillis : Long.MAX_VALUE;
             while (true) {
+                if (shutDown(channel, op)) {
+                    return true;
+                }
                 long left = deadline - System.currentTimeMillis();
                 if (left <= 0) {
                     return false;
@@ -63,9 +77,33 @@ final class SocketWaiter {
                 }
             }
         } finally {
+            AWAITING.remove(this);
+            awaiting = null;
             if (key.isValid()) {
                 // Disarm: applied at this selector's next select, so it costs nothing now.
                 key.interestOps(0);
+            }
+        }
+    }
+
+    /** Whether the direction waited for was shut down or the socket closed (the endpoint stopping). */
+    private static boolean shutDown(SocketChannel channel, int op) {
+        if (!channel.isOpen()) {
+            return true;
+        }
+        return op == SelectionKey.OP_WRITE ? channel.socket().isOutputShutdown() : channel.socket().isInputShutdown();
+    }
+
+    /**
+     * Wakes the threads waiting for any of {@code channels}, which the caller shut down: they return at once and
+     * their read or write fails. The kernel reports a shut-down socket ready too; this does not depend on it.
+     * A waiter that starts after this call sees the shutdown before it selects.
+     */
+    static void wakeWaitersOn(Collection<SocketChannel> channels) {
+        for (SocketWaiter w : AWAITING) {
+            SocketChannel c = w.awaiting;
+            if (c != null && channels.contains(c)) {
+                w.selector.wakeup();
             }
         }
     }

@@ -26,6 +26,8 @@ final class SamplesServer implements AutoCloseable {
     final Connector connector;
     final int port;
     final Path accessLogDir;
+    /** Tomcat's base directory, a fresh temporary one; deleted by {@link #close}. */
+    final Path baseDir;
     /** Whether the parity tests' clients must speak TLS to this server ({@code -Dit.tls=true}). */
     final boolean tls;
     private javax.net.ssl.SSLContext clientContext;
@@ -50,49 +52,55 @@ final class SamplesServer implements AutoCloseable {
             throw new IllegalStateException("System property samples.war must point at samples.war, got " + war);
         }
         Path base = Files.createTempDirectory("it-" + which.name());
-        tomcat = new Tomcat();
-        tomcat.setBaseDir(base.toString());
-        connector = new Connector(which.protocol);
-        connector.setPort(0);
-        connector.setProperty("maxKeepAliveRequests", "-1");
-        connector.setProperty("connectionTimeout", "20000");
-        for (Map.Entry<String,String> p : properties.entrySet()) {
-            if (!connector.setProperty(p.getKey(), p.getValue())) {
-                throw new IllegalArgumentException("connector " + which + " rejected " + p);
-            }
-        }
-        if (which == ConnectorUnderTest.HYBRID) {
-            // The same test bodies on every thread model and write strategy of ours (surefire executions model-*).
-            for (String attribute : new String[] { "threadModel", "writeStrategy" }) {
-                String value = System.getProperty("it." + attribute);
-                if (value != null && !value.isEmpty()) {
-                    connector.setProperty(attribute, value);
+        baseDir = base;
+        try {
+            tomcat = new Tomcat();
+            tomcat.setBaseDir(base.toString());
+            connector = new Connector(which.protocol);
+            connector.setPort(0);
+            connector.setProperty("maxKeepAliveRequests", "-1");
+            connector.setProperty("connectionTimeout", "20000");
+            for (Map.Entry<String,String> p : properties.entrySet()) {
+                if (!connector.setProperty(p.getKey(), p.getValue())) {
+                    throw new IllegalArgumentException("connector " + which + " rejected " + p);
                 }
             }
-        }
-        customize.accept(connector);
-        tls = TlsSupport.PARITY_OVER_TLS && !properties.containsKey("SSLEnabled");
-        if (tls) {
-            // The same test bodies over HTTPS (surefire execution model-tls): Tomcat's own TLS configuration.
-            connector.setProperty("SSLEnabled", "true");
-            connector.addSslHostConfig(TlsKeys.host("_default_", TlsSupport.defaultKeystore()));
-        }
-        tomcat.getService().addConnector(connector);
-        tomcat.setConnector(connector);
-        Host host = tomcat.getHost();
-        accessLogDir = base.resolve("logs");
-        AccessLogValve accessLog = new AccessLogValve();
-        accessLog.setDirectory(accessLogDir.toString());
-        accessLog.setPrefix("access");
-        accessLog.setSuffix(".log");
-        accessLog.setPattern("%r %s %b");
-        accessLog.setBuffered(false);
-        host.getPipeline().addValve(accessLog);
-        tomcat.addWebapp("/samples", new File(war).getAbsolutePath());
-        tomcat.start();
-        port = connector.getLocalPort();
-        if (port <= 0) {
-            throw new IllegalStateException("connector " + which + " did not start: " + connector.getState());
+            if (which == ConnectorUnderTest.HYBRID) {
+                // The same test bodies on every thread model and write strategy of ours (surefire executions model-*).
+                for (String attribute : new String[] { "threadModel", "writeStrategy" }) {
+                    String value = System.getProperty("it." + attribute);
+                    if (value != null && !value.isEmpty()) {
+                        connector.setProperty(attribute, value);
+                    }
+                }
+            }
+            customize.accept(connector);
+            tls = TlsSupport.PARITY_OVER_TLS && !properties.containsKey("SSLEnabled");
+            if (tls) {
+                // The same test bodies over HTTPS (surefire execution model-tls): Tomcat's own TLS configuration.
+                connector.setProperty("SSLEnabled", "true");
+                connector.addSslHostConfig(TlsKeys.host("_default_", TlsSupport.defaultKeystore()));
+            }
+            tomcat.getService().addConnector(connector);
+            tomcat.setConnector(connector);
+            Host host = tomcat.getHost();
+            accessLogDir = base.resolve("logs");
+            AccessLogValve accessLog = new AccessLogValve();
+            accessLog.setDirectory(accessLogDir.toString());
+            accessLog.setPrefix("access");
+            accessLog.setSuffix(".log");
+            accessLog.setPattern("%r %s %b");
+            accessLog.setBuffered(false);
+            host.getPipeline().addValve(accessLog);
+            tomcat.addWebapp("/samples", new File(war).getAbsolutePath());
+            tomcat.start();
+            port = connector.getLocalPort();
+            if (port <= 0) {
+                throw new IllegalStateException("connector " + which + " did not start: " + connector.getState());
+            }
+        } catch (Exception | Error e) {
+            deleteRecursively(base);
+            throw e;
         }
     }
 
@@ -117,7 +125,23 @@ final class SamplesServer implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        tomcat.stop();
-        tomcat.destroy();
+        try {
+            tomcat.stop();
+            tomcat.destroy();
+        } finally {
+            deleteRecursively(baseDir);
+        }
+    }
+
+    /** Deletes a directory tree, best effort (a file still open elsewhere stays). */
+    static void deleteRecursively(Path dir) {
+        if (dir == null || !Files.exists(dir)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | RuntimeException e) {
+            // best effort: a temporary directory left behind is not a test failure
+        }
     }
 }
