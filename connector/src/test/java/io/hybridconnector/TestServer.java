@@ -29,6 +29,8 @@ final class TestServer implements AutoCloseable {
     final Tomcat tomcat;
     final Connector connector;
     final int port;
+    /** Tomcat's base directory, a fresh temporary one; deleted by {@link #close}. */
+    private final File baseDir;
 
     TestServer(String protocol, String... attributes) throws Exception {
         this(false, protocol, attributes);
@@ -41,31 +43,37 @@ final class TestServer implements AutoCloseable {
 
     private TestServer(boolean http2, String protocol, String... attributes) throws Exception {
         File base = Files.createTempDirectory("hybrid-test").toFile();
-        tomcat = new Tomcat();
-        tomcat.setBaseDir(base.getAbsolutePath());
-        connector = new Connector(protocol);
-        connector.setPort(0);
-        for (int i = 0; i < attributes.length; i += 2) {
-            if (!connector.setProperty(attributes[i], attributes[i + 1])) {
-                throw new IllegalArgumentException("Unknown attribute " + attributes[i]);
+        baseDir = base;
+        try {
+            tomcat = new Tomcat();
+            tomcat.setBaseDir(base.getAbsolutePath());
+            connector = new Connector(protocol);
+            connector.setPort(0);
+            for (int i = 0; i < attributes.length; i += 2) {
+                if (!connector.setProperty(attributes[i], attributes[i + 1])) {
+                    throw new IllegalArgumentException("Unknown attribute " + attributes[i]);
+                }
             }
+            if (http2) {
+                connector.addUpgradeProtocol(new org.apache.coyote.http2.Http2Protocol());
+            }
+            tomcat.getService().addConnector(connector);
+            tomcat.setConnector(connector);
+            Context ctx = tomcat.addContext("", base.getAbsolutePath());
+            add(ctx, "size", new SizeServlet(), "/size");
+            add(ctx, "block", new BlockServlet(), "/block");
+            add(ctx, "thread", new ThreadServlet(), "/thread");
+            add(ctx, "echo", new EchoServlet(), "/echo");
+            add(ctx, "upstream", new UpstreamServlet(), "/upstream");
+            add(ctx, "compute", new ComputeServlet(), "/compute");
+            Tomcat.addServlet(ctx, "async", new AsyncServlet()).setAsyncSupported(true);
+            ctx.addServletMappingDecoded("/async", "async");
+            tomcat.start();
+            port = connector.getLocalPort();
+        } catch (Exception | Error e) {
+            deleteRecursively(base.toPath());
+            throw e;
         }
-        if (http2) {
-            connector.addUpgradeProtocol(new org.apache.coyote.http2.Http2Protocol());
-        }
-        tomcat.getService().addConnector(connector);
-        tomcat.setConnector(connector);
-        Context ctx = tomcat.addContext("", base.getAbsolutePath());
-        add(ctx, "size", new SizeServlet(), "/size");
-        add(ctx, "block", new BlockServlet(), "/block");
-        add(ctx, "thread", new ThreadServlet(), "/thread");
-        add(ctx, "echo", new EchoServlet(), "/echo");
-        add(ctx, "upstream", new UpstreamServlet(), "/upstream");
-        add(ctx, "compute", new ComputeServlet(), "/compute");
-        Tomcat.addServlet(ctx, "async", new AsyncServlet()).setAsyncSupported(true);
-        ctx.addServletMappingDecoded("/async", "async");
-        tomcat.start();
-        port = connector.getLocalPort();
     }
 
     private static void add(Context ctx, String name, HttpServlet servlet, String path) {
@@ -86,8 +94,24 @@ final class TestServer implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        tomcat.stop();
-        tomcat.destroy();
+        try {
+            tomcat.stop();
+            tomcat.destroy();
+        } finally {
+            deleteRecursively(baseDir.toPath());
+        }
+    }
+
+    /** Deletes a directory tree, best effort: a temporary directory left behind is not a test failure. */
+    static void deleteRecursively(java.nio.file.Path dir) {
+        if (dir == null || !Files.exists(dir)) {
+            return;
+        }
+        try (java.util.stream.Stream<java.nio.file.Path> paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | RuntimeException e) {
+            // best effort
+        }
     }
 
     // ------------------------------------------------------------------ client helpers
