@@ -21,10 +21,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class UnixSocketTest {
 
+    @org.junit.jupiter.api.io.TempDir
+    Path tmp;
+
     @ParameterizedTest
     @ValueSource(strings = { "org.apache.coyote.http11.Http11NioProtocol", "io.hybridconnector.HybridHttp11Protocol" })
     void servesKeepAliveRequestsOverAUnixSocket(String protocol) throws Exception {
-        Path dir = Files.createTempDirectory("uds");
+        Path dir = tmp;
         Path path = dir.resolve("tomcat.sock");
         try (TestServer server = new TestServer(protocol, "unixDomainSocketPath", path.toString(),
                 "unixDomainSocketPathPermissions", "rw-rw----")) {
