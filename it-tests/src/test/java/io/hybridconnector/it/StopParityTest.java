@@ -313,13 +313,13 @@ class StopParityTest {
             ctx = null;
             List<String> started = logs.messages().stream()
                     .filter(m -> m.contains("appears to have started a thread")).toList();
-            assertEquals(List.of(), started, which + ": threads reported at undeploy");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (loader.get() != null && System.nanoTime() < deadline) {
                 System.gc();
                 Thread.sleep(50);
             }
             assertNull(loader.get(), which + ": the undeployed application's class loader is still reachable");
+            assertEquals(List.of(), started, which + ": threads reported at undeploy");
         } finally {
             logs.close();
         }
