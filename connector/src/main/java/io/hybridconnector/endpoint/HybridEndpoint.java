@@ -434,7 +434,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     /**
      * Shuts down both directions of every connection's socket. A thread waiting for its socket (a servlet reading a
      * body, a writer waiting for the client) wakes at once: the kernel reports the socket ready (end of stream,
-     * broken pipe; {@link SocketWaiter} is also woken), the read or write fails, and the request ends with that error.
+     * broken pipe; a thread already waiting is also woken through its {@link SocketWaiter}), the read or write fails, and the request ends with that error.
      * Only the socket's state changes, so any thread may do it while the owner runs; the owner or the loop closes the
      * channel after.
      */

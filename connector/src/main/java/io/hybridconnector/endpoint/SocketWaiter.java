@@ -27,6 +27,8 @@ final class SocketWaiter {
     private final Selector selector;
     /** The socket this waiter waits for, while it does; written by its thread, read by a stopping thread. */
     private volatile SocketChannel awaiting;
+    /** Set by a stopping thread that shut {@link #awaiting} down: the wait ends. */
+    private volatile boolean released;
 
     private SocketWaiter() {
         try {
@@ -55,12 +57,13 @@ final class SocketWaiter {
         } else {
             key.interestOps(op);
         }
+        released = false;
         awaiting = channel;
         AWAITING.add(this);
         try {
             long deadline = timeoutMillis > 0 ? System.currentTimeMillis() + timeoutMillis : Long.MAX_VALUE;
             while (true) {
-                if (shutDown(channel, op)) {
+                if (released || !channel.isOpen()) {
                     return true;
                 }
                 long left = deadline - System.currentTimeMillis();
@@ -86,23 +89,17 @@ final class SocketWaiter {
         }
     }
 
-    /** Whether the direction waited for was shut down or the socket closed (the endpoint stopping). */
-    private static boolean shutDown(SocketChannel channel, int op) {
-        if (!channel.isOpen()) {
-            return true;
-        }
-        return op == SelectionKey.OP_WRITE ? channel.socket().isOutputShutdown() : channel.socket().isInputShutdown();
-    }
-
     /**
      * Wakes the threads waiting for any of {@code channels}, which the caller shut down: they return at once and
-     * their read or write fails. The kernel reports a shut-down socket ready too; this does not depend on it.
-     * A waiter that starts after this call sees the shutdown before it selects.
+     * their read or write fails. A waiter that registers after this call selects on a socket already shut down both
+     * ways, which the kernel reports ready (end of stream, hang-up). A wake-up that reaches a waiter already waiting
+     * for another socket only makes it look again.
      */
     static void wakeWaitersOn(Collection<SocketChannel> channels) {
         for (SocketWaiter w : AWAITING) {
             SocketChannel c = w.awaiting;
             if (c != null && channels.contains(c)) {
+                w.released = true;
                 w.selector.wakeup();
             }
         }

@@ -133,15 +133,33 @@ final class SamplesServer implements AutoCloseable {
         }
     }
 
-    /** Deletes a directory tree, best effort (a file still open elsewhere stays). */
+    /**
+     * Directories deleted by {@link #deleteRecursively}, deleted again when the JVM exits: a request thread that a
+     * stop released may still finish after the server was destroyed and create the base directory again (its access
+     * log line, its work directory).
+     */
+    private static final java.util.Set<Path> DELETED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> DELETED.forEach(SamplesServer::deleteTree)));
+    }
+
+    /** Deletes a directory tree, best effort (a temporary directory left behind is not a test failure). */
     static void deleteRecursively(Path dir) {
-        if (dir == null || !Files.exists(dir)) {
+        if (dir != null) {
+            DELETED.add(dir);
+            deleteTree(dir);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
             return;
         }
         try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
             paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException | RuntimeException e) {
-            // best effort: a temporary directory left behind is not a test failure
+            // best effort
         }
     }
 }
