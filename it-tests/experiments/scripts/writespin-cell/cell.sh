@@ -6,7 +6,7 @@
 # starts counts from zero), and the threads (by name) that used the CPU.
 . "$(dirname "$0")"/env.sh
 PID=$1; PORT=$2; T=$3; C=${4:-100}; KB=${5:-100}
-TICK=$(getconf CLK_TCK); TMP=$(mktemp -d)
+TICK=$(getconf CLK_TCK); TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 times() { awk '{print $14, $15}' /proc/$PID/stat; }
 switches() { for t in /proc/$PID/task/*; do awk -v t=${t##*/} '/ctxt_switches/ {s += $2} END {if (s) print t, s}' \
     $t/status 2>/dev/null; done; }

@@ -76,6 +76,12 @@ public class HybridAjpProtocol extends AbstractAjpProtocol<SocketChannel> {
         settings.checkBeforeInit();
         super.init();
         settings.registerStats(getHandler() == null ? null : getHandler().getGlobal(), getDomain(), getName(), log);
+    }
+
+    /** The effective settings, once every setter ran and the socket is bound (as {@link HybridHttp11Protocol}). */
+    @Override
+    public void start() throws Exception {
+        super.start();
         log.info("HybridAjpProtocol [" + getName() + "] " + settings.describeEndpoint() + " packetSize=" +
                 getPacketSize() + " secretRequired=" + getSecretRequired());
     }

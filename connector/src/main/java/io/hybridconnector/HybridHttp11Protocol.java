@@ -266,6 +266,17 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
         settings.warnIgnored(log);
         super.init();
         settings.registerStats(getHandler() == null ? null : getHandler().getGlobal(), getDomain(), getName(), log);
+    }
+
+    /**
+     * Logs the effective settings once the connector runs: every setter has run by then (Spring Boot's customizers
+     * set attributes after construction), and the socket is bound, so {@code maxKeepAliveRequests} reads as what is
+     * in force (Tomcat reports 1 while unbound, which is all there is at init under {@code bindOnInit="false"}, as
+     * Spring Boot sets).
+     */
+    @Override
+    public void start() throws Exception {
+        super.start();
         log.info(effectiveSettings());
     }
 
@@ -278,11 +289,14 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
         }
     }
 
-    /** One line with every setting that shapes the connector's behaviour, logged once at start. */
+    /**
+     * One line with every setting that shapes the connector's behaviour, read from the values in force, logged once
+     * at start. Header sizes are the request's and the response's: {@code maxHttpHeaderSize} is only their default.
+     */
     String effectiveSettings() {
         return "HybridHttp11Protocol [" + getName() + "] " + settings.describeEndpoint() + " maxKeepAliveRequests=" +
-                getMaxKeepAliveRequests() + " maxHttpHeaderSize=" + getMaxHttpHeaderSize() + " compression=" +
-                getCompression();
+                getMaxKeepAliveRequests() + " maxHttpRequestHeaderSize=" + getMaxHttpRequestHeaderSize() +
+                " maxHttpResponseHeaderSize=" + getMaxHttpResponseHeaderSize() + " compression=" + getCompression();
     }
 
     @Override

@@ -27,12 +27,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class SendfileTest {
 
+    @org.junit.jupiter.api.io.TempDir
+    Path tmp;
+
     private static final long SIZE = 100L * 1024 * 1024;
 
     @ParameterizedTest
     @ValueSource(strings = { "org.apache.coyote.http11.Http11NioProtocol", "io.hybridconnector.HybridHttp11Protocol" })
     void hundredMegabyteStaticFile(String protocol) throws Exception {
-        Path base = Files.createTempDirectory("sendfile");
+        Path base = tmp; // 100 MB: JUnit deletes it after each invocation
         Path docs = Files.createDirectories(base.resolve("docs"));
         long crc = writeRandomFile(docs.resolve("big.bin"));
         Tomcat tomcat = new Tomcat();

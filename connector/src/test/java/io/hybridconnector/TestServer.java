@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -29,6 +30,8 @@ final class TestServer implements AutoCloseable {
     final Tomcat tomcat;
     final Connector connector;
     final int port;
+    /** Tomcat's base directory, a fresh temporary one; deleted by {@link #close}. */
+    private final File baseDir;
 
     TestServer(String protocol, String... attributes) throws Exception {
         this(false, protocol, attributes);
@@ -41,32 +44,38 @@ final class TestServer implements AutoCloseable {
 
     private TestServer(boolean http2, String protocol, String... attributes) throws Exception {
         File base = Files.createTempDirectory("hybrid-test").toFile();
-        tomcat = new Tomcat();
-        tomcat.setBaseDir(base.getAbsolutePath());
-        connector = new Connector(protocol);
-        connector.setPort(0);
-        for (int i = 0; i < attributes.length; i += 2) {
-            if (!connector.setProperty(attributes[i], attributes[i + 1])) {
-                throw new IllegalArgumentException("Unknown attribute " + attributes[i]);
+        baseDir = base;
+        try {
+            tomcat = new Tomcat();
+            tomcat.setBaseDir(base.getAbsolutePath());
+            connector = new Connector(protocol);
+            connector.setPort(0);
+            for (int i = 0; i < attributes.length; i += 2) {
+                if (!connector.setProperty(attributes[i], attributes[i + 1])) {
+                    throw new IllegalArgumentException("Unknown attribute " + attributes[i]);
+                }
             }
+            if (http2) {
+                connector.addUpgradeProtocol(new org.apache.coyote.http2.Http2Protocol());
+            }
+            tomcat.getService().addConnector(connector);
+            tomcat.setConnector(connector);
+            Context ctx = tomcat.addContext("", base.getAbsolutePath());
+            add(ctx, "size", new SizeServlet(), "/size");
+            add(ctx, "block", new BlockServlet(), "/block");
+            add(ctx, "thread", new ThreadServlet(), "/thread");
+            add(ctx, "echo", new EchoServlet(), "/echo");
+            add(ctx, "upstream", new UpstreamServlet(), "/upstream");
+            add(ctx, "compute", new ComputeServlet(), "/compute");
+            add(ctx, "trickle", new TrickleServlet(), "/trickle");
+            Tomcat.addServlet(ctx, "async", new AsyncServlet()).setAsyncSupported(true);
+            ctx.addServletMappingDecoded("/async", "async");
+            tomcat.start();
+            port = connector.getLocalPort();
+        } catch (Exception | Error e) {
+            deleteRecursively(base.toPath());
+            throw e;
         }
-        if (http2) {
-            connector.addUpgradeProtocol(new org.apache.coyote.http2.Http2Protocol());
-        }
-        tomcat.getService().addConnector(connector);
-        tomcat.setConnector(connector);
-        Context ctx = tomcat.addContext("", base.getAbsolutePath());
-        add(ctx, "size", new SizeServlet(), "/size");
-        add(ctx, "block", new BlockServlet(), "/block");
-        add(ctx, "thread", new ThreadServlet(), "/thread");
-        add(ctx, "echo", new EchoServlet(), "/echo");
-        add(ctx, "upstream", new UpstreamServlet(), "/upstream");
-        add(ctx, "compute", new ComputeServlet(), "/compute");
-        add(ctx, "trickle", new TrickleServlet(), "/trickle");
-        Tomcat.addServlet(ctx, "async", new AsyncServlet()).setAsyncSupported(true);
-        ctx.addServletMappingDecoded("/async", "async");
-        tomcat.start();
-        port = connector.getLocalPort();
     }
 
     private static void add(Context ctx, String name, HttpServlet servlet, String path) {
@@ -87,8 +96,42 @@ final class TestServer implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        tomcat.stop();
-        tomcat.destroy();
+        try {
+            tomcat.stop();
+            tomcat.destroy();
+        } finally {
+            deleteRecursively(baseDir.toPath());
+        }
+    }
+
+    /**
+     * Directories deleted by {@link #deleteRecursively}, deleted again when the JVM exits: a request thread that a
+     * stop released may still finish after the server was destroyed and create the base directory again (its access
+     * log line, its work directory).
+     */
+    private static final java.util.Set<Path> DELETED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> DELETED.forEach(TestServer::deleteTree)));
+    }
+
+    /** Deletes a directory tree, best effort (a temporary directory left behind is not a test failure). */
+    static void deleteRecursively(Path dir) {
+        if (dir != null) {
+            DELETED.add(dir);
+            deleteTree(dir);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | RuntimeException e) {
+            // best effort
+        }
     }
 
     // ------------------------------------------------------------------ client helpers

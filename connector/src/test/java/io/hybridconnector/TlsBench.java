@@ -22,8 +22,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 class TlsBench {
 
     @Test
-    void keepAliveAndHandshakes() throws Exception {
-        Path dir = Files.createTempDirectory("tls-bench");
+    void keepAliveAndHandshakes(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         TlsKeys keys = new TlsKeys(dir);
         Path ks = keys.serverKeystore("a", "CN=a.test", "a.test", "localhost");
         TlsTest.staticFile = new byte[1];

@@ -294,9 +294,11 @@ class TlsTest {
         final Tomcat tomcat;
         final Connector connector;
         final int port;
+        /** Tomcat's base directory and the static files, deleted by {@link #close}. */
+        private final Path base;
 
         Server(String protocol, boolean h2, String[] attributes, SSLHostConfig... hosts) throws Exception {
-            Path base = Files.createTempDirectory("tls-test");
+            base = Files.createTempDirectory("tls-test");
             Path docs = Files.createDirectories(base.resolve("docs"));
             Files.write(docs.resolve("static.bin"), staticFile);
             tomcat = new Tomcat();
@@ -337,8 +339,12 @@ class TlsTest {
 
         @Override
         public void close() throws Exception {
-            tomcat.stop();
-            tomcat.destroy();
+            try {
+                tomcat.stop();
+                tomcat.destroy();
+            } finally {
+                TestServer.deleteRecursively(base);
+            }
         }
     }
 

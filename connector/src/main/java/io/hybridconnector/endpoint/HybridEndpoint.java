@@ -22,6 +22,7 @@ import java.util.concurrent.Executor;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 
+import io.hybridconnector.loop.ConnectorThreads;
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.LoopCounters;
 import io.hybridconnector.loop.LoopThreadPool;
@@ -391,6 +392,22 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         }
     }
 
+    /** Tomcat's acceptor thread, made as every connector thread is ({@link ConnectorThreads}). */
+    @Override
+    protected void startAcceptorThread() {
+        ConnectorThreads.asConnector(() -> {
+            super.startAcceptorThread();
+            return null;
+        });
+    }
+
+    /**
+     * Stop, in this order (DESIGN.md, "Stop"): no new connections (acceptor stopped; the listening socket closed now
+     * if this stop unbinds anyway), then every connection shut down and closed, which releases a thread blocked
+     * reading or writing with an error at once, then the threads joined. The reverse order made the join wait for
+     * blocked reads until {@code executorTerminationTimeoutMillis} (5 s) and an interrupt. A graceful stop
+     * ({@code closeServerSocketGraceful}, {@code awaitConnectionsClose}) ran before this and let requests finish.
+     */
     @Override
     public void stopInternal() throws Exception {
         if (!paused) {
@@ -403,8 +420,12 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         if (acceptor != null) {
             acceptor.stopMillis((int) getExecutorTerminationTimeoutMillis());
         }
+        if (getBindState() != BindState.BOUND_ON_INIT) {
+            doCloseServerSocket(); // bound on start: unbound right after this stop anyway
+        }
+        shutDownConnections();
         for (EventLoop loop : loops) {
-            loop.stop();
+            loop.stop(); // the leader closes its connections and the selector
         }
         if (outputWatcher != null) {
             outputWatcher.stop();
@@ -420,6 +441,25 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         super.setExecutor(null);
         bufferPool.clear();
         tlsBuffers.clear();
+    }
+
+    /**
+     * Shuts down both directions of every connection's socket. A thread waiting for its socket (a servlet reading a
+     * body, a writer waiting for the client) wakes at once: the kernel reports the socket ready (end of stream,
+     * broken pipe; a thread already waiting is also woken through its {@link SocketWaiter}), the read or write fails, and the request ends with that error.
+     * Only the socket's state changes, so any thread may do it while the owner runs; the owner or the loop closes the
+     * channel after.
+     */
+    private void shutDownConnections() {
+        for (SocketChannel socket : connections.keySet()) {
+            try {
+                socket.shutdownInput();
+                socket.shutdownOutput();
+            } catch (IOException | RuntimeException e) {
+                log.debug("Shutdown of a connection at stop failed", e); // closed meanwhile, or never connected
+            }
+        }
+        SocketWaiter.wakeWaitersOn(connections.keySet());
     }
 
     @Override

@@ -128,6 +128,13 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     /** TLS: the session's attributes for Tomcat, set when the handshake completes. */
     private volatile SSLSupport sslSupport;
     private final ReentrantLock lock;
+    /**
+     * Threads inside a blocking write or flush of this connection without its lock: Tomcat's lifecycle thread
+     * sending WebSocket close frames at shutdown, HTTP/2 stream threads, application threads. While any is, a close
+     * by the owner does not give the socket buffers back to the pool: the writer may still be reading them (it would
+     * read a recycled buffer, another connection's). Any thread.
+     */
+    private final java.util.concurrent.atomic.AtomicInteger foreignWriters = new java.util.concurrent.atomic.AtomicInteger();
     /** Lock: bytes the kernel has not taken yet, flushed by the loop (hybrid strategy). */
     private final WriteBehindBuffer behind;
     /** Lock: blocking writes, by the connector's strategy. */
@@ -833,8 +840,22 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     // ------------------------------------------------------------------ SocketWrapperBase: writes
 
+    /** A blocking write; counted in {@link #foreignWriters} when the caller does not hold the connection's lock. */
     @Override
     protected void writeBlocking(byte[] buf, int off, int len) throws IOException {
+        if (lock.isHeldByCurrentThread()) {
+            writeBlockingOwned(buf, off, len);
+            return;
+        }
+        foreignWriters.incrementAndGet();
+        try {
+            writeBlockingOwned(buf, off, len);
+        } finally {
+            foreignWriters.decrementAndGet();
+        }
+    }
+
+    private void writeBlockingOwned(byte[] buf, int off, int len) throws IOException {
         takeBackHeld();
         if (len > writeRoom()) {
             writeWithGathered(ByteBuffer.wrap(buf, off, len));
@@ -844,8 +865,22 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         afterGathering();
     }
 
+    /** A blocking write; counted in {@link #foreignWriters} when the caller does not hold the connection's lock. */
     @Override
     protected void writeBlocking(ByteBuffer from) throws IOException {
+        if (lock.isHeldByCurrentThread()) {
+            writeBlockingOwned(from);
+            return;
+        }
+        foreignWriters.incrementAndGet();
+        try {
+            writeBlockingOwned(from);
+        } finally {
+            foreignWriters.decrementAndGet();
+        }
+    }
+
+    private void writeBlockingOwned(ByteBuffer from) throws IOException {
         takeBackHeld();
         if (from.remaining() <= writeRoom()) {
             super.writeBlocking(from);
@@ -969,6 +1004,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     @Override
     protected void doWrite(boolean block, ByteBuffer from) throws IOException {
+        if (block && !from.hasRemaining()) {
+            return; // as on NioEndpoint: a flush with nothing to send never touches the socket (closed meanwhile)
+        }
         takeBackHeld();
         checkPreviousError();
         if (block) {
@@ -1043,10 +1081,19 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     @Override
     protected void flushBlocking() throws IOException {
         takeBackHeld();
-        super.flushBlocking();
-        if (!behind.isEmpty() && processingThread != Thread.currentThread()) {
-            writeAllBehind();
-            wrote();
+        if (lock.isHeldByCurrentThread()) {
+            super.flushBlocking();
+            return;
+        }
+        foreignWriters.incrementAndGet();
+        try {
+            super.flushBlocking();
+            if (!isClosed() && !behind.isEmpty() && processingThread != Thread.currentThread()) {
+                writeAllBehind();
+                wrote();
+            }
+        } finally {
+            foreignWriters.decrementAndGet();
         }
     }
 
@@ -1242,13 +1289,17 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
      */
     private void releaseMemory() {
         releasePending = false;
-        if (tls != null) {
-            tls.close();
-        }
-        if (socketBufferHandler != NO_BUFFERS) {
-            endpoint.returnBuffers(socketBufferHandler);
-            socketBufferHandler = NO_BUFFERS;
-        }
+        SocketBufferHandler buffers = socketBufferHandler;
+        socketBufferHandler = NO_BUFFERS; // first: a writer that starts now sees no buffers
+        if (foreignWriters.get() == 0) {
+            if (tls != null) {
+                tls.close();
+            }
+            if (buffers != NO_BUFFERS) {
+                endpoint.returnBuffers(buffers);
+            }
+        } // else a writer without the lock (a WebSocket close at shutdown) may still use them: pooling them now could
+          // hand them to another connection mid-write; the garbage collector takes them instead
         behind.close();
     }
 

@@ -7,6 +7,9 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.util.Collection;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.hybridconnector.loop.LoopThread;
 
@@ -23,15 +26,27 @@ import io.hybridconnector.loop.LoopThread;
  * application's thread writing an async response) gets a waiter for one wait, closed after it: such threads come and
  * go without telling us.
  * <p>
- * Thread-confined (but {@link #wakeup}): one instance per connector thread, via {@link #current()}.
+ * Release: a close by another thread wakes the wait ({@link #wakeup}, from the connection's close), which then fails
+ * with {@link ClosedChannelException}; a stop that shut sockets down wakes every wait on them
+ * ({@link #wakeWaitersOn}), which then returns and the caller's read or write fails at once.
+ * <p>
+ * Thread-confined (but {@link #wakeup} and {@link #wakeWaitersOn}): one instance per connector thread, via
+ * {@link #current()}.
  */
 final class SocketWaiter implements Closeable {
 
     private static final ThreadLocal<SocketWaiter> WAITERS = new ThreadLocal<>();
 
+    /** Waiters inside {@link #await}, so that a stop can wake them. Slow path only: a wait costs a syscall anyway. */
+    private static final Set<SocketWaiter> AWAITING = ConcurrentHashMap.newKeySet();
+
     private final Selector selector;
     /** Closed after its one wait: the caller is not a connector thread, whose exit we would see. */
     private final boolean oneShot;
+    /** The socket this waiter waits for, while it does; written by its thread, read by a stopping thread. */
+    private volatile SocketChannel awaiting;
+    /** Set by a stopping thread that shut {@link #awaiting} down: the wait ends. */
+    private volatile boolean released;
 
     private SocketWaiter(boolean oneShot) {
         this.oneShot = oneShot;
@@ -59,10 +74,14 @@ final class SocketWaiter implements Closeable {
 
     /**
      * @param timeoutMillis the deadline in milliseconds; zero or negative waits without limit
-     * @return {@code true} if the socket became ready, {@code false} if the deadline passed first
+     * @return {@code true} if the socket became ready (or a stop shut it down: the caller's read or write then fails
+     *         at once), {@code false} if the deadline passed first
      * @throws ClosedChannelException if the socket was closed (by another thread) before or while waiting
      */
     boolean await(SocketChannel channel, int op, long timeoutMillis) throws IOException {
+        released = false;
+        awaiting = channel;
+        AWAITING.add(this);
         try {
             SelectionKey key = channel.register(selector, op);
             try {
@@ -75,6 +94,8 @@ final class SocketWaiter implements Closeable {
                 selector.selectedKeys().clear();
             }
         } finally {
+            AWAITING.remove(this);
+            awaiting = null;
             if (oneShot) {
                 close();
             }
@@ -84,6 +105,9 @@ final class SocketWaiter implements Closeable {
     private boolean select(SelectionKey key, long timeoutMillis) throws IOException {
         long deadline = timeoutMillis > 0 ? System.currentTimeMillis() + timeoutMillis : Long.MAX_VALUE;
         while (true) {
+            if (released) {
+                return true;
+            }
             long left = deadline - System.currentTimeMillis();
             if (left <= 0) {
                 return false;
@@ -109,6 +133,22 @@ final class SocketWaiter implements Closeable {
      */
     void wakeup() {
         selector.wakeup();
+    }
+
+    /**
+     * Wakes the threads waiting for any of {@code channels}, which the caller shut down: they return at once and
+     * their read or write fails. A waiter that registers after this call selects on a socket already shut down both
+     * ways, which the kernel reports ready (end of stream, hang-up). A wake-up that reaches a waiter already waiting
+     * for another socket only makes it look again. Any thread.
+     */
+    static void wakeWaitersOn(Collection<SocketChannel> channels) {
+        for (SocketWaiter w : AWAITING) {
+            SocketChannel c = w.awaiting;
+            if (c != null && channels.contains(c)) {
+                w.released = true;
+                w.selector.wakeup();
+            }
+        }
     }
 
     /** Closes the selector. Its own thread only (at exit), or after a one-shot wait. */

@@ -23,8 +23,9 @@ public final class LoopThread extends Thread {
     /** Work handed to this thread while it was parked: an {@link EventLoop} to lead or a {@link Runnable}. */
     private volatile Object assignment;
 
+    /** Through {@link ConnectorThreads#create} only: no inherited thread locals, the connector's class loader. */
     LoopThread(LoopThreadPool pool, String name, Object firstAssignment) {
-        super(name);
+        super(null, null, name, 0, false);
         this.pool = pool;
         this.assignment = firstAssignment;
         setDaemon(pool.isDaemon());

@@ -159,9 +159,13 @@ public final class LoopThreadPool implements ResizableExecutor {
         }
     }
 
-    /** Guarded by {@link #lock}. */
+    /**
+     * Guarded by {@link #lock}. Often called from inside a request (a loop handed off by a servlet that blocked): the
+     * thread is made by {@link ConnectorThreads}, so it keeps nothing of that request's web application.
+     */
     private void spawn(Object work) {
-        LoopThread t = new LoopThread(this, namePrefix + "-worker-" + (nextThreadId++), work);
+        String name = namePrefix + "-worker-" + (nextThreadId++);
+        LoopThread t = ConnectorThreads.create(() -> new LoopThread(this, name, work));
         threadCount++;
         all.add(t);
         t.start();

@@ -86,8 +86,7 @@ public final class StallDetector implements Runnable {
         this.warnedSeq = new long[loops.length];
         this.warnedLeaderlessSince = new long[loops.length];
         this.loops = loops;
-        Thread t = new Thread(this, name);
-        t.setDaemon(true);
+        Thread t = ConnectorThreads.newThread(this, name, true);
         thread = t;
         t.start();
     }

@@ -26,8 +26,8 @@ final class SamplesServer implements AutoCloseable {
     final Connector connector;
     final int port;
     final Path accessLogDir;
-    /** Tomcat's base directory (work files, the expanded WAR, logs): removed at close. */
-    private final Path base;
+    /** Tomcat's base directory, a fresh temporary one; deleted by {@link #close}. */
+    final Path baseDir;
     /** Whether the parity tests' clients must speak TLS to this server ({@code -Dit.tls=true}). */
     final boolean tls;
     private javax.net.ssl.SSLContext clientContext;
@@ -51,50 +51,56 @@ final class SamplesServer implements AutoCloseable {
         if (war == null || !new File(war).isFile()) {
             throw new IllegalStateException("System property samples.war must point at samples.war, got " + war);
         }
-        base = Files.createTempDirectory("it-" + which.name());
-        tomcat = new Tomcat();
-        tomcat.setBaseDir(base.toString());
-        connector = new Connector(which.protocol);
-        connector.setPort(0);
-        connector.setProperty("maxKeepAliveRequests", "-1");
-        connector.setProperty("connectionTimeout", "20000");
-        for (Map.Entry<String,String> p : properties.entrySet()) {
-            if (!connector.setProperty(p.getKey(), p.getValue())) {
-                throw new IllegalArgumentException("connector " + which + " rejected " + p);
-            }
-        }
-        if (which == ConnectorUnderTest.HYBRID) {
-            // The same test bodies on every thread model and write strategy of ours (surefire executions model-*).
-            for (String attribute : new String[] { "threadModel", "writeStrategy" }) {
-                String value = System.getProperty("it." + attribute);
-                if (value != null && !value.isEmpty()) {
-                    connector.setProperty(attribute, value);
+        Path base = Files.createTempDirectory("it-" + which.name());
+        baseDir = base;
+        try {
+            tomcat = new Tomcat();
+            tomcat.setBaseDir(base.toString());
+            connector = new Connector(which.protocol);
+            connector.setPort(0);
+            connector.setProperty("maxKeepAliveRequests", "-1");
+            connector.setProperty("connectionTimeout", "20000");
+            for (Map.Entry<String,String> p : properties.entrySet()) {
+                if (!connector.setProperty(p.getKey(), p.getValue())) {
+                    throw new IllegalArgumentException("connector " + which + " rejected " + p);
                 }
             }
-        }
-        customize.accept(connector);
-        tls = TlsSupport.PARITY_OVER_TLS && !properties.containsKey("SSLEnabled");
-        if (tls) {
-            // The same test bodies over HTTPS (surefire execution model-tls): Tomcat's own TLS configuration.
-            connector.setProperty("SSLEnabled", "true");
-            connector.addSslHostConfig(TlsKeys.host("_default_", TlsSupport.defaultKeystore()));
-        }
-        tomcat.getService().addConnector(connector);
-        tomcat.setConnector(connector);
-        Host host = tomcat.getHost();
-        accessLogDir = base.resolve("logs");
-        AccessLogValve accessLog = new AccessLogValve();
-        accessLog.setDirectory(accessLogDir.toString());
-        accessLog.setPrefix("access");
-        accessLog.setSuffix(".log");
-        accessLog.setPattern("%r %s %b");
-        accessLog.setBuffered(false);
-        host.getPipeline().addValve(accessLog);
-        tomcat.addWebapp("/samples", new File(war).getAbsolutePath());
-        tomcat.start();
-        port = connector.getLocalPort();
-        if (port <= 0) {
-            throw new IllegalStateException("connector " + which + " did not start: " + connector.getState());
+            if (which == ConnectorUnderTest.HYBRID) {
+                // The same test bodies on every thread model and write strategy of ours (surefire executions model-*).
+                for (String attribute : new String[] { "threadModel", "writeStrategy" }) {
+                    String value = System.getProperty("it." + attribute);
+                    if (value != null && !value.isEmpty()) {
+                        connector.setProperty(attribute, value);
+                    }
+                }
+            }
+            customize.accept(connector);
+            tls = TlsSupport.PARITY_OVER_TLS && !properties.containsKey("SSLEnabled");
+            if (tls) {
+                // The same test bodies over HTTPS (surefire execution model-tls): Tomcat's own TLS configuration.
+                connector.setProperty("SSLEnabled", "true");
+                connector.addSslHostConfig(TlsKeys.host("_default_", TlsSupport.defaultKeystore()));
+            }
+            tomcat.getService().addConnector(connector);
+            tomcat.setConnector(connector);
+            Host host = tomcat.getHost();
+            accessLogDir = base.resolve("logs");
+            AccessLogValve accessLog = new AccessLogValve();
+            accessLog.setDirectory(accessLogDir.toString());
+            accessLog.setPrefix("access");
+            accessLog.setSuffix(".log");
+            accessLog.setPattern("%r %s %b");
+            accessLog.setBuffered(false);
+            host.getPipeline().addValve(accessLog);
+            tomcat.addWebapp("/samples", new File(war).getAbsolutePath());
+            tomcat.start();
+            port = connector.getLocalPort();
+            if (port <= 0) {
+                throw new IllegalStateException("connector " + which + " did not start: " + connector.getState());
+            }
+        } catch (Exception | Error e) {
+            deleteRecursively(base);
+            throw e;
         }
     }
 
@@ -123,18 +129,37 @@ final class SamplesServer implements AutoCloseable {
             tomcat.stop();
             tomcat.destroy();
         } finally {
-            deleteTree(base);
+            deleteRecursively(baseDir);
         }
     }
 
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
+    /**
+     * Directories deleted by {@link #deleteRecursively}, deleted again when the JVM exits: a request thread that a
+     * stop released may still finish after the server was destroyed and create the base directory again (its access
+     * log line, its work directory).
+     */
+    private static final java.util.Set<Path> DELETED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> DELETED.forEach(SamplesServer::deleteTree)));
+    }
+
+    /** Deletes a directory tree, best effort (a temporary directory left behind is not a test failure). */
+    static void deleteRecursively(Path dir) {
+        if (dir != null) {
+            DELETED.add(dir);
+            deleteTree(dir);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
             return;
         }
-        try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
-            for (Path p : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
-            }
+        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | RuntimeException e) {
+            // best effort
         }
     }
 }

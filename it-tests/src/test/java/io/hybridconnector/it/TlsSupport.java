@@ -23,7 +23,10 @@ final class TlsSupport {
     /** The keys of the parity tests' TLS mode, made once per JVM; their client contexts trust the keystore's. */
     static synchronized TlsKeys keys() throws Exception {
         if (keys == null) {
-            keys = new TlsKeys(Files.createTempDirectory("it-tls"));
+            java.nio.file.Path dir = Files.createTempDirectory("it-tls");
+            // Made once per JVM and used by every TLS test of the run: removed when the test JVM exits.
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> SamplesServer.deleteRecursively(dir)));
+            keys = new TlsKeys(dir);
             defaultKeystore = keys.serverKeystore("localhost", "CN=localhost", "localhost");
         }
         return keys;

@@ -19,10 +19,13 @@ public final class EmbeddedRubbos implements AutoCloseable {
 
     private final Tomcat tomcat;
     private final Connector connector;
+    /** Tomcat's base directory, a fresh temporary one; deleted by {@link #close}. */
+    private final Path base;
 
-    private EmbeddedRubbos(Tomcat tomcat, Connector connector) {
+    private EmbeddedRubbos(Tomcat tomcat, Connector connector, Path base) {
         this.tomcat = tomcat;
         this.connector = connector;
+        this.base = base;
     }
 
     /**
@@ -71,10 +74,11 @@ public final class EmbeddedRubbos implements AutoCloseable {
         if (connector.getLocalPort() <= 0) {
             tomcat.stop();
             tomcat.destroy();
+            deleteRecursively(base);
             throw new IllegalStateException("connector " + choice.protocol + " did not start: "
                     + connector.getState());
         }
-        return new EmbeddedRubbos(tomcat, connector);
+        return new EmbeddedRubbos(tomcat, connector, base);
     }
 
     public int port() {
@@ -83,7 +87,23 @@ public final class EmbeddedRubbos implements AutoCloseable {
 
     @Override
     public void close() throws LifecycleException {
-        tomcat.stop();
-        tomcat.destroy();
+        try {
+            tomcat.stop();
+            tomcat.destroy();
+        } finally {
+            deleteRecursively(base);
+        }
+    }
+
+    /** Deletes a directory tree, best effort. */
+    static void deleteRecursively(Path dir) {
+        if (dir == null || !Files.exists(dir)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | RuntimeException e) {
+            // a temporary directory left behind is not worth failing a run for
+        }
     }
 }
