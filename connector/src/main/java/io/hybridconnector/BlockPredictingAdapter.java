@@ -25,6 +25,8 @@ final class BlockPredictingAdapter implements Adapter {
 
     /** One inline request in this many is timed, whatever its class, to find classes that block briefly. */
     private static final int SAMPLE_EVERY = 256;
+    /** One predicted run in this many is timed against the thread's running time (a read of the kernel's schedstat). */
+    private static final int PREDICTED_SAMPLE_EVERY = 8;
     /** Shorter waits cost the loop less than a hand-off would. */
     private static final long MIN_BLOCK_NANOS = 500_000;
 
@@ -49,12 +51,7 @@ final class BlockPredictingAdapter implements Adapter {
             known = classifier.lookup(RequestClassifier.keyOf(req));
             if (known != null && known.predictBlocking()) {
                 loop.handOffBeforeRunning();
-                long start = System.nanoTime();
-                try {
-                    delegate.service(req, res);
-                } finally {
-                    known.ranOffLoop(System.nanoTime() - start >= loop.handOffBudgetNanos() / 2);
-                }
+                servicePredicted(known, loop.handOffBudgetNanos(), req, res);
                 return;
             }
         }
@@ -80,6 +77,30 @@ final class BlockPredictingAdapter implements Adapter {
             }
             if (c != null) {
                 c.ranOnLoop(blocked);
+            }
+        }
+    }
+
+    /**
+     * Runs a request whose class held loops, after its loop went to another thread, and tells the class whether it
+     * still would have: a run of half the budget or more would (by wall time, so a request that shares a busy core
+     * counts as long, the safe side); a shorter one only if it waited most of its time, which one run in
+     * {@link #PREDICTED_SAMPLE_EVERY} measures. Without that measurement a class whose requests wait briefly (a 1 ms
+     * database read) would drift back to the loop after a few short runs, block it again, be learnt again, and so on.
+     */
+    private void servicePredicted(RequestClass known, long budgetNanos, Request req, Response res) throws Exception {
+        boolean timed = LoopThread.sampleThisRun(PREDICTED_SAMPLE_EVERY);
+        long gc0 = timed ? ThreadTimes.gcMillis() : 0;
+        long running0 = timed ? ThreadTimes.notBlockedNanos() : 0;
+        long wall0 = System.nanoTime();
+        try {
+            delegate.service(req, res);
+        } finally {
+            long wall = System.nanoTime() - wall0;
+            if (wall >= budgetNanos / 2) {
+                known.ranOffLoop(true);
+            } else if (timed && ThreadTimes.gcMillis() == gc0) {
+                known.ranOffLoop(waitedMostOfTheTime(wall, ThreadTimes.notBlockedNanos() - running0));
             }
         }
     }
