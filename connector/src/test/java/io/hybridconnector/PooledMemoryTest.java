@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,6 +16,7 @@ import io.hybridconnector.write.WriteCounters;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every close path gives pooled write-behind memory back (issue 16: {@code doClose} did only when it found the
@@ -26,9 +28,13 @@ class PooledMemoryTest {
 
     static final String HYBRID = HybridHttp11Protocol.class.getName();
 
+    /** The TLS keys of the TLS case; JUnit removes it after the class. */
+    @TempDir
+    static Path keys;
+
     @BeforeAll
     static void makeKeys() throws Exception {
-        TlsTest.dir = java.nio.file.Files.createTempDirectory("pooled-memory-tls");
+        TlsTest.dir = keys;
         TlsTest.makeKeys();
     }
 
