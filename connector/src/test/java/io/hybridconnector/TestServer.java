@@ -9,7 +9,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -73,7 +72,7 @@ final class TestServer implements AutoCloseable {
             tomcat.start();
             port = connector.getLocalPort();
         } catch (Exception | Error e) {
-            deleteRecursively(base.toPath());
+            TempDirs.deleteRecursively(base.toPath());
             throw e;
         }
     }
@@ -100,39 +99,10 @@ final class TestServer implements AutoCloseable {
             tomcat.stop();
             tomcat.destroy();
         } finally {
-            deleteRecursively(baseDir.toPath());
+            TempDirs.deleteRecursively(baseDir.toPath());
         }
     }
 
-    /**
-     * Directories deleted by {@link #deleteRecursively}, deleted again when the JVM exits: a request thread that a
-     * stop released may still finish after the server was destroyed and create the base directory again (its access
-     * log line, its work directory).
-     */
-    private static final java.util.Set<Path> DELETED = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> DELETED.forEach(TestServer::deleteTree)));
-    }
-
-    /** Deletes a directory tree, best effort (a temporary directory left behind is not a test failure). */
-    static void deleteRecursively(Path dir) {
-        if (dir != null) {
-            DELETED.add(dir);
-            deleteTree(dir);
-        }
-    }
-
-    private static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | RuntimeException e) {
-            // best effort
-        }
-    }
 
     // ------------------------------------------------------------------ client helpers
 

@@ -343,7 +343,7 @@ class TlsTest {
                 tomcat.stop();
                 tomcat.destroy();
             } finally {
-                TestServer.deleteRecursively(base);
+                TempDirs.deleteRecursively(base);
             }
         }
     }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Consumer;
 
+import io.hybridconnector.TempDirs;
 import io.hybridconnector.TlsKeys;
 
 import org.apache.catalina.Host;
@@ -99,7 +100,7 @@ final class SamplesServer implements AutoCloseable {
                 throw new IllegalStateException("connector " + which + " did not start: " + connector.getState());
             }
         } catch (Exception | Error e) {
-            deleteRecursively(base);
+            TempDirs.deleteRecursively(base);
             throw e;
         }
     }
@@ -129,37 +130,8 @@ final class SamplesServer implements AutoCloseable {
             tomcat.stop();
             tomcat.destroy();
         } finally {
-            deleteRecursively(baseDir);
+            TempDirs.deleteRecursively(baseDir);
         }
     }
 
-    /**
-     * Directories deleted by {@link #deleteRecursively}, deleted again when the JVM exits: a request thread that a
-     * stop released may still finish after the server was destroyed and create the base directory again (its access
-     * log line, its work directory).
-     */
-    private static final java.util.Set<Path> DELETED = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> DELETED.forEach(SamplesServer::deleteTree)));
-    }
-
-    /** Deletes a directory tree, best effort (a temporary directory left behind is not a test failure). */
-    static void deleteRecursively(Path dir) {
-        if (dir != null) {
-            DELETED.add(dir);
-            deleteTree(dir);
-        }
-    }
-
-    private static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | RuntimeException e) {
-            // best effort
-        }
-    }
 }

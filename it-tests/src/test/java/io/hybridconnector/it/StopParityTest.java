@@ -28,6 +28,8 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
+import io.hybridconnector.TempDirs;
+
 import jakarta.websocket.CloseReason;
 import jakarta.websocket.Endpoint;
 import jakarta.websocket.EndpointConfig;
@@ -228,7 +230,7 @@ class StopParityTest {
                 tomcat.stop();
             }
             tomcat.destroy();
-            SamplesServer.deleteRecursively(base);
+            TempDirs.deleteRecursively(base);
         }
     }
 

@@ -3,6 +3,7 @@ package io.hybridconnector.it;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import io.hybridconnector.TempDirs;
 import io.hybridconnector.TlsKeys;
 
 /**
@@ -25,7 +26,7 @@ final class TlsSupport {
         if (keys == null) {
             java.nio.file.Path dir = Files.createTempDirectory("it-tls");
             // Made once per JVM and used by every TLS test of the run: removed when the test JVM exits.
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> SamplesServer.deleteRecursively(dir)));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> TempDirs.deleteRecursively(dir)));
             keys = new TlsKeys(dir);
             defaultKeystore = keys.serverKeystore("localhost", "CN=localhost", "localhost");
         }
