@@ -1283,9 +1283,10 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     }
 
     /**
-     * Gives back every pooled buffer the connection holds: socket buffers, TLS record buffers, write-behind memory
-     * (issue 16: only a close that found the lock free did, so a close while another thread held the connection left
-     * them out of the pools for good). Lock held, connection closed.
+     * Gives back the pooled socket and TLS record buffers the connection holds (issue 16: only a close that found the
+     * lock free did, so a close while another thread held the connection left them out of the pools for good);
+     * write-behind memory was released by {@link #doClose} already ({@link WriteBehindBuffer#close}, any thread).
+     * Lock held, connection closed.
      */
     private void releaseMemory() {
         releasePending = false;
@@ -1300,7 +1301,6 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             }
         } // else a writer without the lock (a WebSocket close at shutdown) may still use them: pooling them now could
           // hand them to another connection mid-write; the garbage collector takes them instead
-        behind.close();
     }
 
     private void drainBehind() {

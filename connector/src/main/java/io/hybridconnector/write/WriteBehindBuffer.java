@@ -181,7 +181,7 @@ public final class WriteBehindBuffer {
     }
 
     /** Drops what is held and gives the memory back. */
-    public void release() {
+    private void release() {
         ByteBuf b = buf;
         if (b != null) {
             buf = null;
