@@ -76,6 +76,20 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
         settings.blockedHandOffMillis(millis);
     }
 
+    /** @return {@code auto} (default) or {@code off}: whether loops serve on pool threads while requests compute */
+    public String getTimeSlicing() {
+        return endpoint().isTimeSlicingEnabled() ? "auto" : "off";
+    }
+
+    /**
+     * {@code auto} (default): while requests compute beside the loops (found by the stall detector), ready connections
+     * are served on pool threads, as stock NIO serves them, so that short requests get their share of the CPU;
+     * {@code off}: loops always serve inline.
+     */
+    public void setTimeSlicing(String mode) {
+        settings.timeSlicing(mode);
+    }
+
     /** @return after how long a loop held by one request, or without a thread, is logged (WARN); -1: never */
     public long getLoopWarnMillis() {
         return endpoint().getLoopWarnMillis();

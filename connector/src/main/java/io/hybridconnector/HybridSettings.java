@@ -79,6 +79,19 @@ final class HybridSettings {
         }
     }
 
+    void timeSlicing(String mode) {
+        String m = mode == null ? "" : mode.trim();
+        if (m.equalsIgnoreCase("auto")) {
+            endpoint.setTimeSlicingEnabled(true);
+        } else if (m.equalsIgnoreCase("off")) {
+            endpoint.setTimeSlicingEnabled(false);
+        } else {
+            reject("timeSlicing=\"" + mode + "\": accepted values are auto (default: while requests compute beside " +
+                    "the loops, ready connections are served on pool threads, as stock NIO serves them), off (loops " +
+                    "always serve inline)");
+        }
+    }
+
     void loopWarnMillis(long millis) {
         if (millis < -1 || millis == 0) {
             reject("loopWarnMillis=\"" + millis + "\": accepted values are -1 (never warn) or a positive number of ms" +
@@ -178,6 +191,7 @@ final class HybridSettings {
                 endpoint.getThreadModel().attributeValue() + " acceptMode=" + endpoint.getAcceptMode() +
                 " writeStrategy=" + endpoint.getWriteStrategy().attributeValue() + " writeBehindLimit=" +
                 endpoint.getWriteBehindLimit() + " blockedHandOffMillis=" + endpoint.getBlockedHandOffMillis() +
+                " timeSlicing=" + (endpoint.isTimeSlicingEnabled() ? "auto" : "off") +
                 " loopWarnMillis=" + endpoint.getLoopWarnMillis() + " useAsyncIO=" + endpoint.getUseAsyncIO() +
                 " maxConnections=" + endpoint.getMaxConnections() + " connectionTimeout=" +
                 endpoint.getConnectionTimeout() + "ms keepAliveTimeout=" +

@@ -29,6 +29,7 @@ import io.hybridconnector.loop.LoopThreadPool;
 import io.hybridconnector.loop.HandOffPolicy;
 import io.hybridconnector.loop.StallDetector;
 import io.hybridconnector.loop.ThreadModel;
+import io.hybridconnector.loop.TimeSlicing;
 import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.tls.TlsBufferPool;
 import io.hybridconnector.tls.TlsChannel;
@@ -100,6 +101,9 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     private EventLoop[] loops = new EventLoop[0];
     private LoopThreadPool pool;
     private StallDetector detector;
+    /** Whether requests compute off the loops, so that loops serve on pool threads; replaced at each start. */
+    private volatile TimeSlicing timeSlicing = new TimeSlicing(null, null, false, 1);
+    private boolean timeSlicingEnabled = true;
     /**
      * Writes the gathered bytes of requests that pause (OutputHold): the stall detector, or under thread models that
      * do not hand loops off, a detector that looks at no loop and does only this.
@@ -164,6 +168,20 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
 
     public void setLoops(int loops) {
         this.loopCount = loops;
+    }
+
+    /** @return whether loops may serve on pool threads while requests compute beside them ({@code timeSlicing}) */
+    public boolean isTimeSlicingEnabled() {
+        return timeSlicingEnabled;
+    }
+
+    public void setTimeSlicingEnabled(boolean enabled) {
+        this.timeSlicingEnabled = enabled;
+    }
+
+    /** @return the current start's switch (read by connections once, when they are created) */
+    public TimeSlicing timeSlicing() {
+        return timeSlicing;
     }
 
     public long getBlockedHandOffMillis() {
@@ -373,8 +391,9 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         internalExecutor = true;
         initializeConnectionLatch();
         pool.start(created);
+        timeSlicing = new TimeSlicing(pool, counters, detector != null && timeSlicingEnabled, n);
         if (detector != null) {
-            detector.start(created, getName() + "-stall-detector");
+            detector.start(created, timeSlicing, getName() + "-stall-detector");
             outputWatcher = detector;
         } else {
             outputWatcher = new StallDetector(new HandOffPolicy(blockedHandOffMillis), -1);

@@ -29,6 +29,7 @@ import io.hybridconnector.loop.LoopChannel;
 import io.hybridconnector.loop.LoopThread;
 import io.hybridconnector.loop.StallDetector;
 import io.hybridconnector.loop.ThreadModel;
+import io.hybridconnector.loop.TimeSlicing;
 import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.classify.RequestClassifier.RequestClass;
 import io.hybridconnector.tls.TlsChannel;
@@ -141,6 +142,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     private final ResponseWriter writer;
     private final WriteCounters writeCounters;
     private final ThreadModel model;
+    /** Whether to serve on a pool thread for now because requests compute beside the loops. */
+    private final TimeSlicing timeSlicing;
     /**
      * Lock (the owner's side): lets the stall detector (or, under thread models that do not hand loops off, the
      * endpoint's output watcher) send the gathered bytes of a request that pauses; {@code null} if the endpoint was
@@ -208,6 +211,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         this.socketBufferHandler = NO_BUFFERS;
         this.writeCounters = endpoint.writeCounters();
         this.model = endpoint.getThreadModel();
+        this.timeSlicing = endpoint.timeSlicing();
         this.behind = new WriteBehindBuffer(endpoint.writeBehindAllocator(), endpoint.getWriteBehindLimit(),
                 writeCounters);
         this.tls = endpoint.isSSLEnabled() ? endpoint.newTlsChannel(channel) : null;
@@ -343,6 +347,13 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     }
 
     private boolean runFromLoop(SocketEvent event, int consumed) {
+        if (timeSlicing.isOn()) {
+            // Requests compute beside the loops: serve this one on a pool thread, as stock NIO would (TimeSlicing).
+            loop.getCounters().timeSlicedRun();
+            suspendInterest();
+            endpoint.runOnWorker(() -> runOnWorker(event, consumed));
+            return true;
+        }
         if (model == ThreadModel.REACTOR) {
             // sTomcat-Async-Fix: the worker owns the connection until it gives it back (applyInterest).
             suspendInterest();

@@ -106,6 +106,16 @@ public final class ConnectorStats implements ConnectorStatsMBean {
         return loops().getComputedHandOffs();
     }
 
+    @Override
+    public long getTimeSlicingSwitchedOn() {
+        return loops().getTimeSlicingOn();
+    }
+
+    @Override
+    public long getTimeSlicedRuns() {
+        return loops().getTimeSlicedRuns();
+    }
+
     /** @return the loops' waits merged now (empty when the connector is stopped) */
     public LoopWaitHistogram.Snapshot loopWaits() {
         return LoopWaitHistogram.snapshot(endpoint.eventLoops());

@@ -22,6 +22,10 @@ public interface ConnectorStatsMBean {
     /** The request's class held loops before: moved before it ran. */
     long getPredictedHandOffs();
     long getHandOffsThatWaitedForAThread();
+    /** Times requests computing beside the loops made them serve ready connections on pool threads (timeSlicing). */
+    long getTimeSlicingSwitchedOn();
+    /** Ready connections served on a pool thread because requests computed beside the loops. */
+    long getTimeSlicedRuns();
 
     // how long ready connections waited for their loop (microseconds; log-linear buckets, within 25%)
     long getLoopWaits();

@@ -436,7 +436,15 @@ public final class EventLoop {
      * @return {@code true} if this call moved the loop
      */
     boolean handOff(long seq, Decision why) {
+        // Marked before the move: once moved, the request may end and its thread mark itself back at any moment.
+        LoopThread from = leader;
+        if (from != null) {
+            from.offLoop(true);
+        }
         if (!runSeq.compareAndSet(seq, seq | HANDED_OFF)) {
+            if (from != null) {
+                from.offLoop(false); // the run ended first: its thread still leads the loop
+            }
             return false;
         }
         counters.handedOff(why);

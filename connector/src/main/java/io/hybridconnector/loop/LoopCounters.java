@@ -22,6 +22,10 @@ public final class LoopCounters {
     final LongAdder crossThreadTasks = new LongAdder();
     /** Executor work (HTTP/2 streams) a leader ran itself after its ready connections instead of waking a thread. */
     final LongAdder deferredTasks = new LongAdder();
+    /** Times {@link TimeSlicing} went on: requests computed beside the loops, which then served on pool threads. */
+    final LongAdder timeSlicingOn = new LongAdder();
+    /** Ready connections a loop gave to a pool thread because {@link TimeSlicing} was on. */
+    final LongAdder timeSlicedRuns = new LongAdder();
 
     public LoopCounters() {
         for (int i = 0; i < handOffs.length; i++) {
@@ -90,6 +94,19 @@ public final class LoopCounters {
         return deferredTasks.sum();
     }
 
+    public long getTimeSlicingOn() {
+        return timeSlicingOn.sum();
+    }
+
+    public long getTimeSlicedRuns() {
+        return timeSlicedRuns.sum();
+    }
+
+    /** Counts a ready connection served on a pool thread because requests compute beside the loops. */
+    public void timeSlicedRun() {
+        timeSlicedRuns.increment();
+    }
+
     public void reset() {
         inlineRuns.reset();
         for (LongAdder a : handOffs) {
@@ -99,5 +116,7 @@ public final class LoopCounters {
         socketWaits.reset();
         crossThreadTasks.reset();
         deferredTasks.reset();
+        timeSlicingOn.reset();
+        timeSlicedRuns.reset();
     }
 }

@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -20,14 +21,27 @@ public final class LoopThread extends Thread {
     /** The kernel's id of this thread (Linux), for the stall detector; -1 until known or where unknown. */
     private volatile int tid = -1;
 
-    /** Work handed to this thread while it was parked: an {@link EventLoop} to lead or a {@link Runnable}. */
-    private volatile Object assignment;
+    /**
+     * Work handed to this thread while it was parked: an {@link EventLoop} to lead or a {@link Runnable}. Taken with
+     * one atomic swap: a read followed by a clear would wipe out work handed over between the two (the thread then
+     * parks for good, off the idle stack, and the work never runs).
+     */
+    private final AtomicReference<Object> assignment;
+
+    /**
+     * When the work this thread does off the loops began ({@code System.nanoTime()}): a task, or the rest of a request
+     * whose loop moved away; 0 while it leads a loop or parks. Read by the stall detector ({@link TimeSlicing}).
+     */
+    private volatile long offLoopSince;
+    /** Detector only ({@link TimeSlicing}): the {@link #offLoopSince} it saw last, and this thread's CPU time then. */
+    long seenOffLoopSince;
+    long cpuAtFirstSight;
 
     /** Through {@link ConnectorThreads#create} only: no inherited thread locals, the connector's class loader. */
     LoopThread(LoopThreadPool pool, String name, Object firstAssignment) {
         super(null, null, name, 0, false);
         this.pool = pool;
-        this.assignment = firstAssignment;
+        this.assignment = new AtomicReference<>(firstAssignment);
         setDaemon(pool.isDaemon());
     }
 
@@ -35,7 +49,7 @@ public final class LoopThread extends Thread {
      * Gives this parked thread its next piece of work and wakes it. Called under the pool's lock, once per park.
      */
     void assign(Object work) {
-        assignment = work;
+        assignment.set(work);
         LockSupport.unpark(this);
     }
 
@@ -54,8 +68,10 @@ public final class LoopThread extends Thread {
                 if (work instanceof EventLoop) {
                     ((EventLoop) work).lead(this);
                 } else {
+                    offLoopSince = System.nanoTime();
                     pool.runTask((Runnable) work);
                 }
+                offLoopSince = 0;
                 work = pool.nextWork(this);
             }
         } finally {
@@ -121,14 +137,25 @@ public final class LoopThread extends Thread {
         return true;
     }
 
+    /**
+     * This thread, leading a loop inside a run, is about to lose the loop and go on with that request off the loop
+     * ({@code true}); or the move failed because the run ended first ({@code false}). Called by whoever moves the loop
+     * (the stall detector, or this thread).
+     */
+    void offLoop(boolean moving) {
+        offLoopSince = moving ? System.nanoTime() : 0;
+    }
+
+    long offLoopSince() {
+        return offLoopSince;
+    }
+
     int tid() {
         return tid;
     }
 
     private Object takeAssignment() {
-        Object work = assignment;
-        assignment = null;
-        return work;
+        return assignment.getAndSet(null);
     }
 
     /**

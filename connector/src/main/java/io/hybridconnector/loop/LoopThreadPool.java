@@ -151,6 +151,11 @@ public final class LoopThreadPool implements ResizableExecutor {
         }
     }
 
+    /** @return every thread of the pool, for the stall detector's looks (weakly consistent) */
+    Iterable<LoopThread> threads() {
+        return all;
+    }
+
     void onExit(LoopThread t) {
         all.remove(t);
         synchronized (lock) {

@@ -55,6 +55,8 @@ public final class StallDetector implements Runnable {
     /** A loop held or leaderless for longer than this is logged; {@code Long.MAX_VALUE} when off. */
     private final long warnNanos;
     private volatile EventLoop[] loops = new EventLoop[0];
+    /** Switched on and off at each look while requests compute off the loops; {@code null}: never. */
+    private volatile TimeSlicing timeSlicing;
     /** Response bytes gathered by requests that may pause; any thread adds ({@link #watch}), the detector takes. */
     private final ConcurrentLinkedQueue<OutputHold> holds = new ConcurrentLinkedQueue<>();
     /** Detector only: the holds not yet due at this look, listed again after it. */
@@ -80,6 +82,15 @@ public final class StallDetector implements Runnable {
 
     public HandOffPolicy policy() {
         return policy;
+    }
+
+    /**
+     * Starts looking at {@code loops}, and switching {@code timeSlicing} ({@code null}: none) as requests compute off
+     * them.
+     */
+    public void start(EventLoop[] loops, TimeSlicing timeSlicing, String name) {
+        this.timeSlicing = timeSlicing;
+        start(loops, name);
     }
 
     public void start(EventLoop[] loops, String name) {
@@ -131,6 +142,10 @@ public final class StallDetector implements Runnable {
                     anyRun = true;
                     sleep = Math.min(sleep, again);
                 }
+            }
+            TimeSlicing slicing = timeSlicing;
+            if (slicing != null && slicing.look(now)) {
+                anyRun = true; // threads work off the loops: keep looking every budget
             }
             long due = lookAtHolds(now);
             if (due >= 0) {

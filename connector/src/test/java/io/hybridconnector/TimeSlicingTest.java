@@ -1,0 +1,118 @@
+package io.hybridconnector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import io.hybridconnector.loop.LoopCounters;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Time slicing, through real sockets on a one-loop server: while requests compute off the loop on as many threads as
+ * there are CPUs (so that the loop has no core to itself), the loop serves its other connections on pool threads
+ * (they get CPU time per thread, as on stock NIO); once nothing computes, the fast path is back (no thread switch).
+ * Requests that sleep do not switch it on, and {@code timeSlicing="off"} never does.
+ */
+class TimeSlicingTest {
+
+    private static final String HYBRID = HybridHttp11Protocol.class.getName();
+    /** As many computing requests as CPUs: with the loop, one thread more than there are cores. */
+    private static final int HEAVY = Runtime.getRuntime().availableProcessors();
+
+    @Test
+    void computingRequestsMakeTheLoopServeOnPoolThreadsUntilTheyEnd() throws Exception {
+        try (TestServer server = new TestServer(HYBRID, "loops", "1"); Socket light = server.connect()) {
+            Socket[] heavy = connect(server);
+            warmUp(heavy, light, "/compute?ms=1");
+            LoopCounters c = server.hybrid().counters();
+            c.reset();
+            assertTrue(lightRequestsBeside(c, heavy, light, "/compute?ms=600") > 0,
+                    "no light request was served on a pool thread beside " + HEAVY + " computing ones");
+            assertTrue(c.getTimeSlicingOn() >= 1, "time slicing never went on");
+
+            Thread.sleep(200); // well past the hold
+            c.reset();
+            for (int i = 0; i < 50; i++) {
+                assertEquals(102, TestServer.get(light, "/size?kb=0.1").body().length);
+            }
+            assertEquals(0, c.getTimeSlicedRuns(), "light requests still left the loop after the computing ones ended");
+            assertTrue(c.getInlineRuns() >= 50, "inline runs: " + c.getInlineRuns());
+        }
+    }
+
+    @Test
+    void sleepingRequestsLeaveTheFastPathAlone() throws Exception {
+        try (TestServer server = new TestServer(HYBRID, "loops", "1"); Socket light = server.connect()) {
+            Socket[] heavy = connect(server);
+            warmUp(heavy, light, "/block?ms=1");
+            server.hybrid().counters().reset();
+            assertEquals(0, lightRequestsBeside(server.hybrid().counters(), heavy, light, "/block?ms=600"),
+                    "light requests left the loop beside requests that only sleep");
+        }
+    }
+
+    @Test
+    void offMeansInlineWhateverComputes() throws Exception {
+        try (TestServer server = new TestServer(HYBRID, "loops", "1", "timeSlicing", "off");
+                Socket light = server.connect()) {
+            Socket[] heavy = connect(server);
+            warmUp(heavy, light, "/compute?ms=1");
+            server.hybrid().counters().reset();
+            assertEquals(0, lightRequestsBeside(server.hybrid().counters(), heavy, light, "/compute?ms=600"));
+            assertEquals(0, server.hybrid().counters().getTimeSlicingOn());
+        }
+    }
+
+    /** The server closes them when it stops. */
+    private static Socket[] connect(TestServer server) throws Exception {
+        Socket[] heavy = new Socket[HEAVY];
+        for (int i = 0; i < HEAVY; i++) {
+            heavy[i] = server.connect();
+        }
+        return heavy;
+    }
+
+    private static void warmUp(Socket[] heavy, Socket light, String heavyPath) throws Exception {
+        for (int i = 0; i < 3; i++) {
+            for (Socket h : heavy) {
+                assertEquals(200, TestServer.get(h, heavyPath).status());
+            }
+            assertEquals(200, TestServer.get(light, "/size?kb=0.1").status());
+        }
+    }
+
+    /**
+     * Sends light requests one after another on {@code light} while {@code heavyPath} runs on every heavy connection.
+     *
+     * @return how many ready connections the loop served on pool threads meanwhile
+     */
+    private static long lightRequestsBeside(LoopCounters counters, Socket[] heavy, Socket light, String heavyPath)
+            throws Exception {
+        List<CompletableFuture<TestServer.Response>> done = new ArrayList<>();
+        for (Socket h : heavy) {
+            TestServer.sendGet(h, heavyPath);
+            done.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    return TestServer.readResponse(h.getInputStream());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+        }
+        int light200 = 0;
+        while (!done.stream().allMatch(CompletableFuture::isDone)) {
+            assertEquals(102, TestServer.get(light, "/size?kb=0.1").body().length);
+            light200++;
+        }
+        for (CompletableFuture<TestServer.Response> d : done) {
+            assertEquals(200, d.get().status());
+        }
+        assertTrue(light200 >= 10, "only " + light200 + " light requests beside " + heavyPath);
+        return counters.getTimeSlicedRuns();
+    }
+}

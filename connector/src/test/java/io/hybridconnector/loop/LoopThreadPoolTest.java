@@ -1,0 +1,62 @@
+package io.hybridconnector.loop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Work given to a parked pool thread is never lost: not when the thread is just looking for work as it is handed some
+ * (its wake-up and the hand-over race), and not in bursts of short tasks from several threads, which is what a loop
+ * does while it serves its ready connections on pool threads (TimeSlicing). Before the hand-over was one atomic swap,
+ * a thread could read "nothing", be given a task, then clear that task as if it had taken it: the task never ran and
+ * the thread parked for good, off the idle stack.
+ */
+class LoopThreadPoolTest {
+
+    private static final int SUBMITTERS = 3;
+    private static final int BURSTS = 2_000;
+    private static final int BURST = 16;
+
+    @Test
+    void everyTaskRunsInBurstsFromSeveralThreads() throws Exception {
+        LoopThreadPool pool = new LoopThreadPool("pool-test", 64, true);
+        AtomicInteger ran = new AtomicInteger();
+        int expected = SUBMITTERS * BURSTS * BURST;
+        Thread[] submitters = new Thread[SUBMITTERS];
+        try {
+            for (int s = 0; s < SUBMITTERS; s++) {
+                submitters[s] = new Thread(() -> {
+                    for (int b = 0; b < BURSTS; b++) {
+                        AtomicInteger left = new AtomicInteger(BURST);
+                        for (int i = 0; i < BURST; i++) {
+                            pool.execute(() -> {
+                                ran.incrementAndGet();
+                                left.decrementAndGet();
+                            });
+                        }
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                        while (left.get() > 0 && System.nanoTime() < deadline) {
+                            Thread.onSpinWait(); // the next burst once this one ran: threads park and wake each time
+                        }
+                        if (left.get() > 0) {
+                            return; // lost work: the assertion below reports it
+                        }
+                    }
+                }, "submitter-" + s);
+                submitters[s].start();
+            }
+            for (Thread t : submitters) {
+                t.join(TimeUnit.SECONDS.toMillis(60));
+            }
+            assertEquals(expected, ran.get(), "tasks lost; pool: " + pool.getPoolSize() + " threads, " +
+                    pool.getIdleCount() + " parked on the idle stack");
+            assertTrue(pool.getPoolSize() <= 64);
+        } finally {
+            pool.stop(1000);
+        }
+    }
+}
