@@ -35,8 +35,8 @@ import io.hybridconnector.tls.TlsChannel;
 import io.hybridconnector.write.OutputHold;
 import io.hybridconnector.write.ResponseWriter;
 import io.hybridconnector.write.WriteBehindBuffer;
+import io.hybridconnector.write.WriteBehindFlusher;
 import io.hybridconnector.write.WriteCounters;
-import io.hybridconnector.write.WriteStrategy;
 
 import org.apache.coyote.Request;
 import org.apache.juli.logging.Log;
@@ -69,7 +69,7 @@ import org.apache.tomcat.util.net.WriteBuffer;
  * would have sent ({@link #STOCK_WRITE_BUFFER}), bytes wait only while the request keeps writing: if it pauses, the
  * stall detector sends them ({@link OutputHold}), and from then on the response leaves as stock's does. What the
  * kernel does not take is handled by the connector's {@link ResponseWriter}: under {@code hybrid} it waits in the
- * connection's {@link WriteBehindBuffer} and the loop flushes it on writability ({@link #flushBehind}); a writer waits
+ * connection's {@link WriteBehindBuffer} and the loop flushes it on writability ({@link WriteBehindFlusher}); a writer waits
  * for writability only on its own {@link SocketWaiter}, with the write deadline, handing its loop over first.
  * <p>
  * Asynchronous operations ({@code useAsyncIO}, {@link LoopOperation}): tried on the caller; what the kernel could
@@ -139,6 +139,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     private final WriteBehindBuffer behind;
     /** Lock: blocking writes, by the connector's strategy. */
     private final ResponseWriter writer;
+    /** Takes bytes behind out after a run: its state is the loop leader's. */
+    private final WriteBehindFlusher flusher;
     private final WriteCounters writeCounters;
     private final ThreadModel model;
     /**
@@ -167,10 +169,6 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     private int interestOps;
     /** Leader only: interest taken away while another thread held the connection. */
     private int suspendedOps;
-    /** Leader only: the key is armed for writability to flush bytes left behind, not for Tomcat. */
-    private boolean flushingBehind;
-    /** Leader only: the interest to restore once the bytes left behind have been written. */
-    private int afterFlushOps;
     /** Leader only: events dispatched to the loop while another thread held the connection. */
     private final ArrayDeque<SocketEvent> pendingEvents = new ArrayDeque<>(2);
 
@@ -213,7 +211,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         this.tls = endpoint.isSSLEnabled() ? endpoint.newTlsChannel(channel) : null;
         this.out = tls == null ? channel : tls;
         behind.setLower(tls);
-        this.writer = new ResponseWriter(out, endpoint.getWriteStrategy(), behind, writeCounters, new Waiting());
+        WriteHooks hooks = new WriteHooks();
+        this.writer = new ResponseWriter(out, endpoint.getWriteStrategy(), behind, writeCounters, hooks);
+        this.flusher = new WriteBehindFlusher(behind, out, writeCounters, lock, hooks);
         this.watcher = endpoint.outputWatcher();
         this.hold = watcher == null ? null : new OutputHold(this::flushHeld);
         this.stockBytes = Math.min(STOCK_WRITE_BUFFER, endpoint.getSocketProperties().getAppWriteBufSize());
@@ -262,8 +262,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             return true;
         }
         if ((consumed & SelectionKey.OP_WRITE) != 0) {
-            if (flushingBehind) {
-                flushBehind();
+            if (flusher.isFlushing()) {
+                flusher.onWritable();
                 return true;
             }
             if (writeOperation != null) {
@@ -289,18 +289,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             return true;
         }
         int op;
-        if (flushingBehind && timedOut(now, lastWrite, getWriteTimeout())) {
-            // The client stopped reading a response that is already complete for Tomcat: cut it off.
-            if (lock.tryLock()) {
-                try {
-                    writeCounters.writeTimeout();
-                    previousIOException = new SocketTimeoutException("Write timed out after " + getWriteTimeout() +
-                            " ms with " + behind.size() + " bytes left behind");
-                    close();
-                } finally {
-                    lock.unlock();
-                }
-            }
+        if (flusher.isPastDeadline(now, lastWrite, getWriteTimeout())) {
+            flusher.timeOut(getWriteTimeout());
             return true;
         } else if (isWaiting(writeOperation) && timedOut(now, lastWrite, getWriteTimeout())) {
             return failOperationOnTimeout(false);
@@ -406,7 +396,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
                     return; // asynchronous: the dispatch that ends it comes back through onDispatch
                 }
                 if (!behind.isEmpty()) {
-                    drainBehind();
+                    flusher.drain();
                 }
                 long timeout = op == SelectionKey.OP_WRITE ? getWriteTimeout() :
                         getReadTimeout() > 0 ? getReadTimeout() : endpoint.getConnectionTimeout();
@@ -502,7 +492,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     /**
      * Leader only. With bytes left behind, the connection waits for writability alone: the loop flushes them, and
-     * only then restores the interest the run asked for (the next request is read once this response has left).
+     * only then restores the interest the run asked for ({@link WriteBehindFlusher}).
      */
     private void applyInterest(int consumed, int requested, boolean bytesBehind) {
         if (isClosed()) {
@@ -510,57 +500,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         }
         int ops = ((interestOps | suspendedOps) & ~consumed) | requested | waitingOps();
         suspendedOps = 0;
-        if (bytesBehind) {
-            flushingBehind = true;
-            afterFlushOps |= (ops & ~SelectionKey.OP_WRITE) | (requested & SelectionKey.OP_WRITE);
-            setInterest(SelectionKey.OP_WRITE);
-        } else {
-            setInterest(ops);
-        }
-    }
-
-    /**
-     * Writes what the last request left behind, once, because the socket is writable: no thread but the loop's, no
-     * retry. When all has left, the connection goes back to the interest its request asked for. Leader only.
-     */
-    private void flushBehind() {
-        if (!lock.tryLock()) {
-            suspendInterest();
-            markContended();
-            return;
-        }
-        try {
-            writeCounters.loopFlush();
-            boolean empty;
-            synchronized (behind) { // an asynchronous write operation on another thread writes these first too
-                if (behind.writeTo(out) > 0) {
-                    wrote();
-                }
-                empty = behind.isEmpty();
-            }
-            if (empty) {
-                flushingBehind = false;
-                int ops = afterFlushOps;
-                afterFlushOps = 0;
-                if (!endpoint.isRunning() || endpoint.isPaused()) {
-                    close(); // graceful stop: the last response has left, the connection is not reused
-                    return;
-                }
-                idle = socketBufferHandler == NO_BUFFERS;
-                if (idle) {
-                    endpoint.connectionIdle();
-                }
-                if (idle && tls != null) {
-                    tls.releaseBuffers();
-                }
-                setInterest(ops | waitingOps());
-            }
-        } catch (IOException e) {
-            previousIOException = e;
-            close();
-        } finally {
-            unlockAndResume();
-        }
+        setInterest(flusher.interestAfterRun(ops, requested, bytesBehind));
     }
 
     /** Leader only. Touches the kernel only when the interest set really changes. */
@@ -898,7 +838,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         checkPreviousError();
         socketBufferHandler.configureWriteBufferForRead();
         ByteBuffer head = socketBufferHandler.getWriteBuffer();
-        writer.write(head, from, writer.strategy() == WriteStrategy.HYBRID ? requestClass() : null);
+        writer.write(head, from, writer.usesRequestClass() ? requestClass() : null);
         socketBufferHandler.configureWriteBufferForWrite();
         wrote();
     }
@@ -971,7 +911,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
      */
     private void flushHeld() {
         try {
-            if (!behind.isEmpty() && (behind.writeTo(out) == 0 || !behind.isEmpty())) {
+            if (!flusher.sendOnce()) {
                 return;
             }
             socketBufferHandler.configureWriteBufferForRead();
@@ -1011,7 +951,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         checkPreviousError();
         if (block) {
             writer.write(null, from, null);
-        } else if (behind.isEmpty() || (behind.writeTo(out) > 0 && behind.isEmpty())) {
+        } else if (flusher.sendOnce()) {
             // Servlet non-blocking I/O: what the kernel does not take stays in Tomcat's buffers.
             writeCounters.wrote(out.write(from));
         }
@@ -1089,7 +1029,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         try {
             super.flushBlocking();
             if (!isClosed() && !behind.isEmpty() && processingThread != Thread.currentThread()) {
-                writeAllBehind();
+                flusher.writeAll();
                 wrote();
             }
         } finally {
@@ -1101,7 +1041,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     protected boolean flushNonBlocking() throws IOException {
         takeBackHeld();
         checkPreviousError();
-        if (!behind.isEmpty() && (behind.writeTo(out) == 0 || !behind.isEmpty())) {
+        if (!flusher.sendOnce()) {
             return true;
         }
         boolean dataLeft = !socketBufferHandler.isWriteBufferEmpty();
@@ -1161,8 +1101,11 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         }
     }
 
-    /** The writer's view of waiting: for writability, and the write deadline of a writer that does not wait. */
-    private final class Waiting implements ResponseWriter.Waiter {
+    /**
+     * The write path's view of the connection: waiting for writability, the write deadline of a writer that does not
+     * wait, and what the loop's flush of bytes behind needs (the lock's contention, interest, failure).
+     */
+    private final class WriteHooks implements ResponseWriter.Waiter, WriteBehindFlusher.Connection {
         @Override
         public void awaitWritable() throws IOException {
             HybridSocketWrapper.this.awaitWritable();
@@ -1179,6 +1122,49 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
                 previousIOException = e;
                 throw e;
             }
+        }
+
+        @Override
+        public void contended() {
+            suspendInterest();
+            markContended();
+        }
+
+        @Override
+        public void unlockAndResume() {
+            HybridSocketWrapper.this.unlockAndResume();
+        }
+
+        @Override
+        public void wrote() {
+            HybridSocketWrapper.this.wrote();
+        }
+
+        @Override
+        public void flushed(int ops) {
+            if (!endpoint.isRunning() || endpoint.isPaused()) {
+                close(); // graceful stop: the last response has left, the connection is not reused
+                return;
+            }
+            idle = socketBufferHandler == NO_BUFFERS;
+            if (idle) {
+                endpoint.connectionIdle();
+            }
+            if (idle && tls != null) {
+                tls.releaseBuffers();
+            }
+            setInterest(ops | waitingOps());
+        }
+
+        @Override
+        public void failed(IOException cause) {
+            previousIOException = cause;
+            close();
+        }
+
+        @Override
+        public String toString() {
+            return HybridSocketWrapper.this.toString();
         }
     }
 
@@ -1240,7 +1226,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         if (!behind.isEmpty() && previousIOException == null && getError() == null && endpoint.isRunning() &&
                 lock.isHeldByCurrentThread()) {
             // Connection: close after a response that is still leaving: send the rest before closing.
-            drainBehind();
+            flusher.drain();
         }
         endpoint.connectionClosed(this);
         boolean locked = lock.tryLock();
@@ -1301,23 +1287,6 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             }
         } // else a writer without the lock (a WebSocket close at shutdown) may still use them: pooling them now could
           // hand them to another connection mid-write; the garbage collector takes them instead
-    }
-
-    private void drainBehind() {
-        try {
-            writeAllBehind();
-        } catch (IOException e) {
-            log.debug("Could not send the rest of the response before closing " + this, e);
-        }
-    }
-
-    /** Sends all bytes behind (under TLS, held records too) on this thread, waiting for writability between writes. */
-    private void writeAllBehind() throws IOException {
-        while (!behind.isEmpty()) {
-            if (behind.writeTo(out) == 0) {
-                awaitWritable();
-            }
-        }
     }
 
     // ------------------------------------------------------------------ addresses
@@ -1389,7 +1358,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             if (tls != null) {
                 return sendfileThroughTls(data);
             }
-            drainBehind();
+            flusher.drain();
             try (FileChannel file = FileChannel.open(Paths.get(data.fileName), StandardOpenOption.READ)) {
                 while (data.length > 0) {
                     long n = file.transferTo(data.pos, data.length, channel);
