@@ -1190,6 +1190,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
                 // A write that timed out leaves the socket failed: nothing more may be sent on it. A read that timed
                 // out does not: Tomcat still answers 400 on the connection, as it does on NioEndpoint.
                 previousIOException = e;
+                writeCounters.writeTimeout();
             }
             throw e;
         }
@@ -1525,6 +1526,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     /** A read or write operation that timed out while it waited for the loop: it fails with the timeout. Leader. */
     private boolean failOperationOnTimeout(boolean read) {
+        if (!read) {
+            writeCounters.writeTimeout();
+        }
         setError(new SocketTimeoutException((read ? "Read" : "Write") + " timed out"));
         return read ? runReadOperationFromLoop() : runWriteOperationFromLoop();
     }
@@ -1633,6 +1637,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             while (true) {
                 long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (left <= 0) {
+                    if (!read) {
+                        writeCounters.writeTimeout();
+                    }
                     throw new SocketTimeoutException((read ? "Read" : "Write") + " timed out after " +
                             unit.toMillis(timeout) + " ms");
                 }
