@@ -10,12 +10,9 @@ import java.net.InetAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.CompletionHandler;
-import java.nio.channels.FileChannel;
 import java.nio.channels.GatheringByteChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import java.nio.file.Paths;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
@@ -32,8 +29,10 @@ import io.hybridconnector.loop.ThreadModel;
 import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.classify.RequestClassifier.RequestClass;
 import io.hybridconnector.tls.TlsChannel;
+import io.hybridconnector.write.GatheredOutput;
 import io.hybridconnector.write.OutputHold;
 import io.hybridconnector.write.ResponseWriter;
+import io.hybridconnector.write.Sendfile;
 import io.hybridconnector.write.WriteBehindBuffer;
 import io.hybridconnector.write.WriteBehindFlusher;
 import io.hybridconnector.write.WriteCounters;
@@ -144,22 +143,10 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     private final WriteCounters writeCounters;
     private final ThreadModel model;
     /**
-     * Lock (the owner's side): lets the stall detector (or, under thread models that do not hand loops off, the
-     * endpoint's output watcher) send the gathered bytes of a request that pauses; {@code null} if the endpoint was
-     * stopped as the connection came: its bytes then leave at stock's size.
+     * Lock (the owner's side): when gathered bytes leave; lets the stall detector (or, under thread models that do not
+     * hand loops off, the endpoint's output watcher) send those of a request that pauses.
      */
-    private final OutputHold hold;
-    /** Who sends held bytes; {@code null} with {@link #hold}. */
-    private final StallDetector watcher;
-    /** Gathered bytes past this many are held only while the request writes back to back. */
-    private final int stockBytes;
-    /**
-     * Lock: the current response paused with bytes gathered, or its class did lately; its bytes now leave at
-     * {@link #stockBytes}, as stock's.
-     */
-    private boolean paced;
-    /** Lock: the current response's class was asked whether it paces (once per response, at its first 8 KB). */
-    private boolean pacingAsked;
+    private final GatheredOutput gathering;
     /** Lock: the request being served, for the classifier. */
     private Request request;
 
@@ -214,9 +201,10 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         WriteHooks hooks = new WriteHooks();
         this.writer = new ResponseWriter(out, endpoint.getWriteStrategy(), behind, writeCounters, hooks);
         this.flusher = new WriteBehindFlusher(behind, out, writeCounters, lock, hooks);
-        this.watcher = endpoint.outputWatcher();
-        this.hold = watcher == null ? null : new OutputHold(this::flushHeld);
-        this.stockBytes = Math.min(STOCK_WRITE_BUFFER, endpoint.getSocketProperties().getAppWriteBufSize());
+        StallDetector watcher = endpoint.outputWatcher();
+        this.gathering = new GatheredOutput(watcher == null ? null : watcher::watch,
+                Math.min(STOCK_WRITE_BUFFER, endpoint.getSocketProperties().getAppWriteBufSize()),
+                endpoint.classifier(), flusher, out, writeCounters, hooks);
         if (endpoint.getUnixDomainSocketPath() != null) {
             // A Unix socket has no IP addresses: present the local host, as Tomcat's NIO connector does.
             localAddr = "127.0.0.1";
@@ -600,7 +588,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             log.error("Error processing connection " + this, t);
             close();
         } finally {
-            takeBackHeld();
+            gathering.takeBack();
             processingThread = previous;
         }
         return state;
@@ -737,7 +725,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     /** Lock: moves what the read and write buffers hold into larger ones, with room for {@code more} read bytes. */
     private void growReadBuffer(int more) {
-        takeBackHeld();
+        gathering.takeBack();
         SocketBufferHandler old = socketBufferHandler;
         old.configureReadBufferForRead();
         old.configureWriteBufferForRead();
@@ -796,13 +784,13 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     }
 
     private void writeBlockingOwned(byte[] buf, int off, int len) throws IOException {
-        takeBackHeld();
+        gathering.takeBack();
         if (len > writeRoom()) {
             writeWithGathered(ByteBuffer.wrap(buf, off, len));
         } else {
             super.writeBlocking(buf, off, len);
         }
-        afterGathering();
+        gathering.afterGathering(gathered());
     }
 
     /** A blocking write; counted in {@link #foreignWriters} when the caller does not hold the connection's lock. */
@@ -821,13 +809,13 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     }
 
     private void writeBlockingOwned(ByteBuffer from) throws IOException {
-        takeBackHeld();
+        gathering.takeBack();
         if (from.remaining() <= writeRoom()) {
             super.writeBlocking(from);
         } else {
             writeWithGathered(from);
         }
-        afterGathering();
+        gathering.afterGathering(gathered());
     }
 
     /**
@@ -843,92 +831,10 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         wrote();
     }
 
-    /**
-     * Stock NIO would have written by now: its 8 KB buffer is full. A request that writes back to back gathers on (a
-     * 10 KB response leaves in one write); the bytes wait for its next write for at most {@link OutputHold#HOLD_NANOS}
-     * plus the stall detector's lateness, after which the detector sends them. A response that paused before (or
-     * whose class did lately), and a writer that is not the connection's running thread (an asynchronous request's
-     * application thread), write now, as stock does.
-     */
-    private void afterGathering() throws IOException {
-        if (gathered() < stockBytes) {
-            return;
-        }
-        if (hold == null || paced || processingThread != Thread.currentThread() || classPaces()) {
-            doWrite(true);
-        } else if (hold.hold(System.nanoTime())) {
-            watcher.watch(hold);
-        }
-    }
-
-    /**
-     * Whether the response's class paused lately ({@link RequestClass#paused}), so that even its first 8 KB leave
-     * without waiting for the detector. Looked up once per response, and only once some response has paused.
-     */
-    private boolean classPaces() {
-        if (pacingAsked || !endpoint.classifier().anyPaced()) {
-            return false;
-        }
-        pacingAsked = true;
-        RequestClass c = requestClass();
-        paced = c != null && c.pacesNext();
-        return paced;
-    }
-
     /** Lock: bytes in the socket write buffer. */
     private int gathered() {
         socketBufferHandler.configureWriteBufferForWrite();
         return socketBufferHandler.getWriteBuffer().position();
-    }
-
-    /**
-     * Lock: before this thread touches the socket write buffer, the behind buffer or the socket, it takes back bytes
-     * it left for the stall detector (waiting for the detector's write if one is under way). A response whose bytes
-     * the detector wrote leaves at stock's size from now on; its class too for a while, if the thread was waiting.
-     */
-    private void takeBackHeld() {
-        if (hold == null) {
-            return;
-        }
-        int flushed = hold.reclaim();
-        if (flushed == OutputHold.NOT_FLUSHED || paced) {
-            return;
-        }
-        paced = true;
-        // The class learns only from waits of the application's own: a thread that merely lost its CPU for a
-        // millisecond between Catalina's 8 KB slice and the response's end would otherwise pace the class's next
-        // responses (measured: 1.36 writes per 10 KB response on a loaded machine instead of 1.0).
-        RequestClass c = flushed == OutputHold.FLUSHED_WHILE_WAITING ? requestClass() : null;
-        if (c != null) {
-            c.paused();
-        }
-    }
-
-    /**
-     * The stall detector's thread, while the owner is away from its write path (the hold is FLUSHING, and an owner
-     * that comes back waits for this): one write of the gathered bytes, after those behind, never waiting. What the
-     * kernel does not take stays where it was, in order, for the owner.
-     */
-    private void flushHeld() {
-        try {
-            if (!flusher.sendOnce()) {
-                return;
-            }
-            socketBufferHandler.configureWriteBufferForRead();
-            ByteBuffer gathered = socketBufferHandler.getWriteBuffer();
-            if (gathered.hasRemaining()) {
-                writeCounters.wrote(out.write(gathered));
-                writeCounters.pausedFlush();
-                wrote();
-            }
-        } catch (IOException | RuntimeException e) {
-            // A reset or closed connection: the owner meets the same error at its next write.
-            if (log.isDebugEnabled()) {
-                log.debug("Could not send the gathered bytes of a paused request on " + this, e);
-            }
-        } finally {
-            socketBufferHandler.configureWriteBufferForWrite();
-        }
     }
 
     private int writeRoom() {
@@ -938,7 +844,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     @Override
     protected void doWrite(boolean block) throws IOException {
-        takeBackHeld();
+        gathering.takeBack();
         super.doWrite(block);
     }
 
@@ -947,7 +853,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         if (block && !from.hasRemaining()) {
             return; // as on NioEndpoint: a flush with nothing to send never touches the socket (closed meanwhile)
         }
-        takeBackHeld();
+        gathering.takeBack();
         checkPreviousError();
         if (block) {
             writer.write(null, from, null);
@@ -976,8 +882,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     /** Called by the HTTP/1.1 processor as it starts a request on this connection. Lock. */
     public void serving(Request request) {
         this.request = request;
-        this.paced = false;
-        this.pacingAsked = false;
+        gathering.serving();
     }
 
     /** The request this connection runs, as a log line names it: method, URI and query, and the client. */
@@ -1008,7 +913,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     @Override
     public boolean hasDataToWrite() {
         if (lock.isHeldByCurrentThread()) {
-            takeBackHeld();
+            gathering.takeBack();
         }
         return super.hasDataToWrite() || !behind.isEmpty();
     }
@@ -1020,7 +925,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
      */
     @Override
     protected void flushBlocking() throws IOException {
-        takeBackHeld();
+        gathering.takeBack();
         if (lock.isHeldByCurrentThread()) {
             super.flushBlocking();
             return;
@@ -1039,7 +944,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     @Override
     protected boolean flushNonBlocking() throws IOException {
-        takeBackHeld();
+        gathering.takeBack();
         checkPreviousError();
         if (!flusher.sendOnce()) {
             return true;
@@ -1061,13 +966,13 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     @Override
     protected void writeNonBlocking(byte[] buf, int off, int len) throws IOException {
-        takeBackHeld();
+        gathering.takeBack();
         super.writeNonBlocking(buf, off, len);
     }
 
     @Override
     protected void writeNonBlocking(ByteBuffer from) throws IOException {
-        takeBackHeld();
+        gathering.takeBack();
         super.writeNonBlocking(from);
     }
 
@@ -1102,10 +1007,12 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     }
 
     /**
-     * The write path's view of the connection: waiting for writability, the write deadline of a writer that does not
-     * wait, and what the loop's flush of bytes behind needs (the lock's contention, interest, failure).
+     * The write path's view of the connection ({@code write/}): waiting for writability, the write deadline of a writer
+     * that does not wait, what the loop's flush of bytes behind needs (the lock's contention, interest, failure), and
+     * what the pacing of gathered bytes needs (the buffers, the running thread, the response's class).
      */
-    private final class WriteHooks implements ResponseWriter.Waiter, WriteBehindFlusher.Connection {
+    private final class WriteHooks implements ResponseWriter.Waiter, WriteBehindFlusher.Connection,
+            GatheredOutput.Owner {
         @Override
         public void awaitWritable() throws IOException {
             HybridSocketWrapper.this.awaitWritable();
@@ -1160,6 +1067,26 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         public void failed(IOException cause) {
             previousIOException = cause;
             close();
+        }
+
+        @Override
+        public SocketBufferHandler buffers() {
+            return socketBufferHandler;
+        }
+
+        @Override
+        public boolean runsConnection() {
+            return processingThread == Thread.currentThread();
+        }
+
+        @Override
+        public RequestClass requestClass() {
+            return HybridSocketWrapper.this.requestClass();
+        }
+
+        @Override
+        public void writeGathered() throws IOException {
+            doWrite(true);
         }
 
         @Override
@@ -1222,7 +1149,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     @Override
     protected void doClose() {
         if (lock.isHeldByCurrentThread()) {
-            takeBackHeld();
+            gathering.takeBack();
         }
         if (!behind.isEmpty() && previousIOException == null && getError() == null && endpoint.isRunning() &&
                 lock.isHeldByCurrentThread()) {
@@ -1347,64 +1274,22 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     }
 
     /**
-     * Sends a static file with {@code sendfile(2)} on the request's thread: the response headers leave first, then
-     * the file goes from the page cache to the socket without passing through the JVM. When the socket is full, the
-     * thread waits for writability with the write deadline, handing its loop over first (as any blocking write
-     * past the write-behind bound does). Always completes here, so Tomcat carries on with keep-alive as usual.
+     * Sends a static file on the request's thread ({@link Sendfile}): the response headers leave first (and bytes
+     * behind, for {@code sendfile(2)}), then the file. Always completes here, so Tomcat carries on with keep-alive.
      */
     @Override
     public SendfileState processSendfile(SendfileDataBase data) {
         try {
             flush(true);
-            if (tls != null) {
-                return sendfileThroughTls(data);
+            if (tls == null) {
+                flusher.drain();
             }
-            flusher.drain();
-            try (FileChannel file = FileChannel.open(Paths.get(data.fileName), StandardOpenOption.READ)) {
-                while (data.length > 0) {
-                    long n = file.transferTo(data.pos, data.length, channel);
-                    writeCounters.wrote(n);
-                    if (n > 0) {
-                        data.pos += n;
-                        data.length -= n;
-                        wrote();
-                    } else {
-                        awaitWritable();
-                    }
-                }
-            }
+            Sendfile.send(writer, data, tls != null);
             return SendfileState.DONE;
         } catch (IOException e) {
             log.debug("sendfile of " + data.fileName + " failed on " + this, e);
             return SendfileState.ERROR;
         }
-    }
-
-    /**
-     * TLS: the file cannot go from the page cache to the socket, it must be encrypted. It is read in 64 KB slices and
-     * written through the TLS layer like any response body, by the connector's write strategy (under {@code hybrid},
-     * what the kernel does not take waits behind, up to the bound).
-     */
-    private SendfileState sendfileThroughTls(SendfileDataBase data) throws IOException {
-        ByteBuffer slice = ByteBuffer.allocate((int) Math.min(data.length, 64 * 1024));
-        try (FileChannel file = FileChannel.open(Paths.get(data.fileName), StandardOpenOption.READ)) {
-            while (data.length > 0) {
-                slice.clear();
-                if (slice.remaining() > data.length) {
-                    slice.limit((int) data.length);
-                }
-                int n = file.read(slice, data.pos);
-                if (n < 0) {
-                    throw new EOFException(data.fileName + " is shorter than the response announced");
-                }
-                slice.flip();
-                writer.write(null, slice, null);
-                data.pos += n;
-                data.length -= n;
-                wrote();
-            }
-        }
-        return SendfileState.DONE;
     }
 
     /** What Tomcat's sendfile support needs to know of one file; nothing more for a same-thread transfer. */
@@ -1691,8 +1576,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             checkPreviousError();
             if (lock.isHeldByCurrentThread()) {
                 // Gathered bytes left for the stall detector go first. Only the connection's running thread holds
-                // any (afterGathering), so a writer without the lock has none to take back.
-                takeBackHeld();
+                // any (GatheredOutput.afterGathering), so a writer without the lock has none to take back.
+                gathering.takeBack();
             }
             long total = 0;
             synchronized (behind) {

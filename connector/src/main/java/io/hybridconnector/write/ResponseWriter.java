@@ -30,6 +30,9 @@ public final class ResponseWriter {
          * {@code stalledSinceNanos}. Throws, leaving the socket failed, once that is longer than the write deadline.
          */
         void checkStalled(long stalledSinceNanos) throws IOException;
+
+        /** Bytes moved: the write deadline starts again. */
+        void wrote();
     }
 
     /** The socket, or under TLS the TLS layer over it (a write returns the plaintext it consumed). */
@@ -37,7 +40,7 @@ public final class ResponseWriter {
     final WriteBehindBuffer behind;
     final WriteCounters counters;
     private final BlockingWrite strategy;
-    private final Waiter waiter;
+    final Waiter waiter;
     private final ByteBuffer[] pair = new ByteBuffer[2];
 
     public ResponseWriter(GatheringByteChannel channel, WriteStrategy strategy, WriteBehindBuffer behind,
