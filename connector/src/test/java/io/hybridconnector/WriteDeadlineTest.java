@@ -116,7 +116,8 @@ class WriteDeadlineTest {
                 s.connect(new InetSocketAddress("127.0.0.1", server.port), 5000);
                 s.getOutputStream().write(h2GetWithOpenWindows("/size?bytes=" + (32 * 1024 * 1024)));
                 // The client reads nothing: the frames soon fill the socket and the write operation waits.
-                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DEADLINE_MILLIS + SLACK_MILLIS + 5000);
+                long deadline = System.nanoTime() +
+                        TimeUnit.MILLISECONDS.toNanos(DEADLINE_MILLIS + SLACK_MILLIS + 5000);
                 while (server.hybrid().writeCounters().getWriteTimeouts() == 0 && System.nanoTime() < deadline) {
                     Thread.sleep(50);
                 }

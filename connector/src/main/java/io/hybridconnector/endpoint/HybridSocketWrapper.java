@@ -68,8 +68,10 @@ import org.apache.tomcat.util.net.WriteBuffer;
  * would have sent ({@link #STOCK_WRITE_BUFFER}), bytes wait only while the request keeps writing: if it pauses, the
  * stall detector sends them ({@link OutputHold}), and from then on the response leaves as stock's does. What the
  * kernel does not take is handled by the connector's {@link ResponseWriter}: under {@code hybrid} it waits in the
- * connection's {@link WriteBehindBuffer} and the loop flushes it on writability ({@link WriteBehindFlusher}); a writer waits
- * for writability only on its own {@link SocketWaiter}, with the write deadline, handing its loop over first.
+ * connection's {@link WriteBehindBuffer} and the loop flushes it on writability ({@link WriteBehindFlusher}); a
+ * writer waits for writability only on its own {@link SocketWaiter}, with the write deadline, handing its loop over
+ * first. The write path's classes are in {@code io.hybridconnector.write}; they reach the connection through
+ * {@link WriteHooks}.
  * <p>
  * Asynchronous operations ({@code useAsyncIO}, {@link LoopOperation}): tried on the caller; what the kernel could
  * not do yet is completed by the loop's leader when the socket is ready, reads under the lock, writes without it.
