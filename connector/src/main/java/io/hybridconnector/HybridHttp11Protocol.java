@@ -117,7 +117,7 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
         settings.threadModel(model);
     }
 
-    /** @return {@code hybrid} (default), {@code direct} or {@code spin}: see {@link WriteStrategy} */
+    /** @return the write strategy's name, {@code hybrid} by default: the names are {@link WriteStrategy}'s */
     public String getWriteStrategy() {
         return endpoint().getWriteStrategy().attributeValue();
     }

@@ -27,6 +27,8 @@ import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 
+import io.hybridconnector.write.WriteStrategy;
+
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 
@@ -84,13 +86,14 @@ class TlsTest {
     }
 
     static Stream<Arguments> models() {
-        return Stream.of(
+        return Stream.concat(Stream.of(
                 Arguments.of(NIO, new String[0]),
                 Arguments.of(OURS, new String[0]),
                 Arguments.of(OURS, new String[] { "threadModel", "sync" }),
-                Arguments.of(OURS, new String[] { "threadModel", "reactor" }),
-                Arguments.of(OURS, new String[] { "writeStrategy", "spin" }),
-                Arguments.of(OURS, new String[] { "writeStrategy", "direct" }));
+                Arguments.of(OURS, new String[] { "threadModel", "reactor" })),
+                // Every other write strategy (hybrid is the default above): a new one needs no change here.
+                Stream.of(WriteStrategy.values()).filter(s -> s != WriteStrategy.HYBRID)
+                        .map(s -> Arguments.of(OURS, new String[] { "writeStrategy", s.attributeValue() })));
     }
 
     // ------------------------------------------------------------------ tests

@@ -10,12 +10,9 @@ import java.net.InetAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.CompletionHandler;
-import java.nio.channels.FileChannel;
 import java.nio.channels.GatheringByteChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import java.nio.file.Paths;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
@@ -33,11 +30,13 @@ import io.hybridconnector.loop.TimeSlicing;
 import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.classify.RequestClassifier.RequestClass;
 import io.hybridconnector.tls.TlsChannel;
+import io.hybridconnector.write.GatheredOutput;
 import io.hybridconnector.write.OutputHold;
 import io.hybridconnector.write.ResponseWriter;
+import io.hybridconnector.write.Sendfile;
 import io.hybridconnector.write.WriteBehindBuffer;
+import io.hybridconnector.write.WriteBehindFlusher;
 import io.hybridconnector.write.WriteCounters;
-import io.hybridconnector.write.WriteStrategy;
 
 import org.apache.coyote.Request;
 import org.apache.juli.logging.Log;
@@ -70,8 +69,10 @@ import org.apache.tomcat.util.net.WriteBuffer;
  * would have sent ({@link #STOCK_WRITE_BUFFER}), bytes wait only while the request keeps writing: if it pauses, the
  * stall detector sends them ({@link OutputHold}), and from then on the response leaves as stock's does. What the
  * kernel does not take is handled by the connector's {@link ResponseWriter}: under {@code hybrid} it waits in the
- * connection's {@link WriteBehindBuffer} and the loop flushes it on writability ({@link #flushBehind}); a writer waits
- * for writability only on its own {@link SocketWaiter}, with the write deadline, handing its loop over first.
+ * connection's {@link WriteBehindBuffer} and the loop flushes it on writability ({@link WriteBehindFlusher}); a
+ * writer waits for writability only on its own {@link SocketWaiter}, with the write deadline, handing its loop over
+ * first. The write path's classes are in {@code io.hybridconnector.write}; they reach the connection through
+ * {@link WriteHooks}.
  * <p>
  * Asynchronous operations ({@code useAsyncIO}, {@link LoopOperation}): tried on the caller; what the kernel could
  * not do yet is completed by the loop's leader when the socket is ready, reads under the lock, writes without it.
@@ -140,27 +141,17 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     private final WriteBehindBuffer behind;
     /** Lock: blocking writes, by the connector's strategy. */
     private final ResponseWriter writer;
+    /** Takes bytes behind out after a run: its state is the loop leader's. */
+    private final WriteBehindFlusher flusher;
     private final WriteCounters writeCounters;
     private final ThreadModel model;
     /** Whether to serve on a pool thread for now because requests compute beside the loops. */
     private final TimeSlicing timeSlicing;
     /**
-     * Lock (the owner's side): lets the stall detector (or, under thread models that do not hand loops off, the
-     * endpoint's output watcher) send the gathered bytes of a request that pauses; {@code null} if the endpoint was
-     * stopped as the connection came: its bytes then leave at stock's size.
+     * Lock (the owner's side): when gathered bytes leave; lets the stall detector (or, under thread models that do not
+     * hand loops off, the endpoint's output watcher) send those of a request that pauses.
      */
-    private final OutputHold hold;
-    /** Who sends held bytes; {@code null} with {@link #hold}. */
-    private final StallDetector watcher;
-    /** Gathered bytes past this many are held only while the request writes back to back. */
-    private final int stockBytes;
-    /**
-     * Lock: the current response paused with bytes gathered, or its class did lately; its bytes now leave at
-     * {@link #stockBytes}, as stock's.
-     */
-    private boolean paced;
-    /** Lock: the current response's class was asked whether it paces (once per response, at its first 8 KB). */
-    private boolean pacingAsked;
+    private final GatheredOutput gathering;
     /** Lock: the request being served, for the classifier. */
     private Request request;
 
@@ -170,10 +161,6 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     private int interestOps;
     /** Leader only: interest taken away while another thread held the connection. */
     private int suspendedOps;
-    /** Leader only: the key is armed for writability to flush bytes left behind, not for Tomcat. */
-    private boolean flushingBehind;
-    /** Leader only: the interest to restore once the bytes left behind have been written. */
-    private int afterFlushOps;
     /** Leader only: events dispatched to the loop while another thread held the connection. */
     private final ArrayDeque<SocketEvent> pendingEvents = new ArrayDeque<>(2);
 
@@ -217,10 +204,13 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         this.tls = endpoint.isSSLEnabled() ? endpoint.newTlsChannel(channel) : null;
         this.out = tls == null ? channel : tls;
         behind.setLower(tls);
-        this.writer = new ResponseWriter(out, endpoint.getWriteStrategy(), behind, writeCounters, new Waiting());
-        this.watcher = endpoint.outputWatcher();
-        this.hold = watcher == null ? null : new OutputHold(this::flushHeld);
-        this.stockBytes = Math.min(STOCK_WRITE_BUFFER, endpoint.getSocketProperties().getAppWriteBufSize());
+        WriteHooks hooks = new WriteHooks();
+        this.writer = new ResponseWriter(out, endpoint.getWriteStrategy(), behind, writeCounters, hooks);
+        this.flusher = new WriteBehindFlusher(behind, out, writeCounters, lock, hooks);
+        StallDetector watcher = endpoint.outputWatcher();
+        this.gathering = new GatheredOutput(watcher == null ? null : watcher::watch,
+                Math.min(STOCK_WRITE_BUFFER, endpoint.getSocketProperties().getAppWriteBufSize()),
+                endpoint.classifier(), flusher, out, writeCounters, hooks);
         if (endpoint.getUnixDomainSocketPath() != null) {
             // A Unix socket has no IP addresses: present the local host, as Tomcat's NIO connector does.
             localAddr = "127.0.0.1";
@@ -266,8 +256,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             return true;
         }
         if ((consumed & SelectionKey.OP_WRITE) != 0) {
-            if (flushingBehind) {
-                flushBehind();
+            if (flusher.isFlushing()) {
+                flusher.onWritable();
                 return true;
             }
             if (writeOperation != null) {
@@ -293,18 +283,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             return true;
         }
         int op;
-        if (flushingBehind && timedOut(now, lastWrite, getWriteTimeout())) {
-            // The client stopped reading a response that is already complete for Tomcat: cut it off.
-            if (lock.tryLock()) {
-                try {
-                    writeCounters.writeTimeout();
-                    previousIOException = new SocketTimeoutException("Write timed out after " + getWriteTimeout() +
-                            " ms with " + behind.size() + " bytes left behind");
-                    close();
-                } finally {
-                    lock.unlock();
-                }
-            }
+        if (flusher.isPastDeadline(now, lastWrite, getWriteTimeout())) {
+            flusher.timeOut(getWriteTimeout());
             return true;
         } else if (isWaiting(writeOperation) && timedOut(now, lastWrite, getWriteTimeout())) {
             return failOperationOnTimeout(false);
@@ -417,7 +397,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
                     return; // asynchronous: the dispatch that ends it comes back through onDispatch
                 }
                 if (!behind.isEmpty()) {
-                    drainBehind();
+                    flusher.drain();
                 }
                 long timeout = op == SelectionKey.OP_WRITE ? getWriteTimeout() :
                         getReadTimeout() > 0 ? getReadTimeout() : endpoint.getConnectionTimeout();
@@ -513,7 +493,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     /**
      * Leader only. With bytes left behind, the connection waits for writability alone: the loop flushes them, and
-     * only then restores the interest the run asked for (the next request is read once this response has left).
+     * only then restores the interest the run asked for ({@link WriteBehindFlusher}).
      */
     private void applyInterest(int consumed, int requested, boolean bytesBehind) {
         if (isClosed()) {
@@ -521,57 +501,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         }
         int ops = ((interestOps | suspendedOps) & ~consumed) | requested | waitingOps();
         suspendedOps = 0;
-        if (bytesBehind) {
-            flushingBehind = true;
-            afterFlushOps |= (ops & ~SelectionKey.OP_WRITE) | (requested & SelectionKey.OP_WRITE);
-            setInterest(SelectionKey.OP_WRITE);
-        } else {
-            setInterest(ops);
-        }
-    }
-
-    /**
-     * Writes what the last request left behind, once, because the socket is writable: no thread but the loop's, no
-     * retry. When all has left, the connection goes back to the interest its request asked for. Leader only.
-     */
-    private void flushBehind() {
-        if (!lock.tryLock()) {
-            suspendInterest();
-            markContended();
-            return;
-        }
-        try {
-            writeCounters.loopFlush();
-            boolean empty;
-            synchronized (behind) { // an asynchronous write operation on another thread writes these first too
-                if (behind.writeTo(out) > 0) {
-                    wrote();
-                }
-                empty = behind.isEmpty();
-            }
-            if (empty) {
-                flushingBehind = false;
-                int ops = afterFlushOps;
-                afterFlushOps = 0;
-                if (!endpoint.isRunning() || endpoint.isPaused()) {
-                    close(); // graceful stop: the last response has left, the connection is not reused
-                    return;
-                }
-                idle = socketBufferHandler == NO_BUFFERS;
-                if (idle) {
-                    endpoint.connectionIdle();
-                }
-                if (idle && tls != null) {
-                    tls.releaseBuffers();
-                }
-                setInterest(ops | waitingOps());
-            }
-        } catch (IOException e) {
-            previousIOException = e;
-            close();
-        } finally {
-            unlockAndResume();
-        }
+        setInterest(flusher.interestAfterRun(ops, requested, bytesBehind));
     }
 
     /** Leader only. Touches the kernel only when the interest set really changes. */
@@ -671,7 +601,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             log.error("Error processing connection " + this, t);
             close();
         } finally {
-            takeBackHeld();
+            gathering.takeBack();
             processingThread = previous;
         }
         return state;
@@ -808,7 +738,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     /** Lock: moves what the read and write buffers hold into larger ones, with room for {@code more} read bytes. */
     private void growReadBuffer(int more) {
-        takeBackHeld();
+        gathering.takeBack();
         SocketBufferHandler old = socketBufferHandler;
         old.configureReadBufferForRead();
         old.configureWriteBufferForRead();
@@ -867,13 +797,13 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     }
 
     private void writeBlockingOwned(byte[] buf, int off, int len) throws IOException {
-        takeBackHeld();
+        gathering.takeBack();
         if (len > writeRoom()) {
             writeWithGathered(ByteBuffer.wrap(buf, off, len));
         } else {
             super.writeBlocking(buf, off, len);
         }
-        afterGathering();
+        gathering.afterGathering(gathered());
     }
 
     /** A blocking write; counted in {@link #foreignWriters} when the caller does not hold the connection's lock. */
@@ -892,13 +822,13 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     }
 
     private void writeBlockingOwned(ByteBuffer from) throws IOException {
-        takeBackHeld();
+        gathering.takeBack();
         if (from.remaining() <= writeRoom()) {
             super.writeBlocking(from);
         } else {
             writeWithGathered(from);
         }
-        afterGathering();
+        gathering.afterGathering(gathered());
     }
 
     /**
@@ -909,97 +839,15 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         checkPreviousError();
         socketBufferHandler.configureWriteBufferForRead();
         ByteBuffer head = socketBufferHandler.getWriteBuffer();
-        writer.write(head, from, writer.strategy() == WriteStrategy.HYBRID ? requestClass() : null);
+        writer.write(head, from, writer.usesRequestClass() ? requestClass() : null);
         socketBufferHandler.configureWriteBufferForWrite();
         wrote();
-    }
-
-    /**
-     * Stock NIO would have written by now: its 8 KB buffer is full. A request that writes back to back gathers on (a
-     * 10 KB response leaves in one write); the bytes wait for its next write for at most {@link OutputHold#HOLD_NANOS}
-     * plus the stall detector's lateness, after which the detector sends them. A response that paused before (or
-     * whose class did lately), and a writer that is not the connection's running thread (an asynchronous request's
-     * application thread), write now, as stock does.
-     */
-    private void afterGathering() throws IOException {
-        if (gathered() < stockBytes) {
-            return;
-        }
-        if (hold == null || paced || processingThread != Thread.currentThread() || classPaces()) {
-            doWrite(true);
-        } else if (hold.hold(System.nanoTime())) {
-            watcher.watch(hold);
-        }
-    }
-
-    /**
-     * Whether the response's class paused lately ({@link RequestClass#paused}), so that even its first 8 KB leave
-     * without waiting for the detector. Looked up once per response, and only once some response has paused.
-     */
-    private boolean classPaces() {
-        if (pacingAsked || !endpoint.classifier().anyPaced()) {
-            return false;
-        }
-        pacingAsked = true;
-        RequestClass c = requestClass();
-        paced = c != null && c.pacesNext();
-        return paced;
     }
 
     /** Lock: bytes in the socket write buffer. */
     private int gathered() {
         socketBufferHandler.configureWriteBufferForWrite();
         return socketBufferHandler.getWriteBuffer().position();
-    }
-
-    /**
-     * Lock: before this thread touches the socket write buffer, the behind buffer or the socket, it takes back bytes
-     * it left for the stall detector (waiting for the detector's write if one is under way). A response whose bytes
-     * the detector wrote leaves at stock's size from now on; its class too for a while, if the thread was waiting.
-     */
-    private void takeBackHeld() {
-        if (hold == null) {
-            return;
-        }
-        int flushed = hold.reclaim();
-        if (flushed == OutputHold.NOT_FLUSHED || paced) {
-            return;
-        }
-        paced = true;
-        // The class learns only from waits of the application's own: a thread that merely lost its CPU for a
-        // millisecond between Catalina's 8 KB slice and the response's end would otherwise pace the class's next
-        // responses (measured: 1.36 writes per 10 KB response on a loaded machine instead of 1.0).
-        RequestClass c = flushed == OutputHold.FLUSHED_WHILE_WAITING ? requestClass() : null;
-        if (c != null) {
-            c.paused();
-        }
-    }
-
-    /**
-     * The stall detector's thread, while the owner is away from its write path (the hold is FLUSHING, and an owner
-     * that comes back waits for this): one write of the gathered bytes, after those behind, never waiting. What the
-     * kernel does not take stays where it was, in order, for the owner.
-     */
-    private void flushHeld() {
-        try {
-            if (!behind.isEmpty() && (behind.writeTo(out) == 0 || !behind.isEmpty())) {
-                return;
-            }
-            socketBufferHandler.configureWriteBufferForRead();
-            ByteBuffer gathered = socketBufferHandler.getWriteBuffer();
-            if (gathered.hasRemaining()) {
-                writeCounters.wrote(out.write(gathered));
-                writeCounters.pausedFlush();
-                wrote();
-            }
-        } catch (IOException | RuntimeException e) {
-            // A reset or closed connection: the owner meets the same error at its next write.
-            if (log.isDebugEnabled()) {
-                log.debug("Could not send the gathered bytes of a paused request on " + this, e);
-            }
-        } finally {
-            socketBufferHandler.configureWriteBufferForWrite();
-        }
     }
 
     private int writeRoom() {
@@ -1009,7 +857,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     @Override
     protected void doWrite(boolean block) throws IOException {
-        takeBackHeld();
+        gathering.takeBack();
         super.doWrite(block);
     }
 
@@ -1018,11 +866,11 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         if (block && !from.hasRemaining()) {
             return; // as on NioEndpoint: a flush with nothing to send never touches the socket (closed meanwhile)
         }
-        takeBackHeld();
+        gathering.takeBack();
         checkPreviousError();
         if (block) {
             writer.write(null, from, null);
-        } else if (behind.isEmpty() || (behind.writeTo(out) > 0 && behind.isEmpty())) {
+        } else if (flusher.sendOnce()) {
             // Servlet non-blocking I/O: what the kernel does not take stays in Tomcat's buffers.
             writeCounters.wrote(out.write(from));
         }
@@ -1047,8 +895,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     /** Called by the HTTP/1.1 processor as it starts a request on this connection. Lock. */
     public void serving(Request request) {
         this.request = request;
-        this.paced = false;
-        this.pacingAsked = false;
+        gathering.serving();
     }
 
     /** The request this connection runs, as a log line names it: method, URI and query, and the client. */
@@ -1079,7 +926,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     @Override
     public boolean hasDataToWrite() {
         if (lock.isHeldByCurrentThread()) {
-            takeBackHeld();
+            gathering.takeBack();
         }
         return super.hasDataToWrite() || !behind.isEmpty();
     }
@@ -1091,7 +938,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
      */
     @Override
     protected void flushBlocking() throws IOException {
-        takeBackHeld();
+        gathering.takeBack();
         if (lock.isHeldByCurrentThread()) {
             super.flushBlocking();
             return;
@@ -1100,7 +947,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         try {
             super.flushBlocking();
             if (!isClosed() && !behind.isEmpty() && processingThread != Thread.currentThread()) {
-                writeAllBehind();
+                flusher.writeAll();
                 wrote();
             }
         } finally {
@@ -1110,9 +957,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     @Override
     protected boolean flushNonBlocking() throws IOException {
-        takeBackHeld();
+        gathering.takeBack();
         checkPreviousError();
-        if (!behind.isEmpty() && (behind.writeTo(out) == 0 || !behind.isEmpty())) {
+        if (!flusher.sendOnce()) {
             return true;
         }
         boolean dataLeft = !socketBufferHandler.isWriteBufferEmpty();
@@ -1132,13 +979,13 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     @Override
     protected void writeNonBlocking(byte[] buf, int off, int len) throws IOException {
-        takeBackHeld();
+        gathering.takeBack();
         super.writeNonBlocking(buf, off, len);
     }
 
     @Override
     protected void writeNonBlocking(ByteBuffer from) throws IOException {
-        takeBackHeld();
+        gathering.takeBack();
         super.writeNonBlocking(from);
     }
 
@@ -1172,8 +1019,13 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         }
     }
 
-    /** The writer's view of waiting: for writability, and the write deadline of a writer that does not wait. */
-    private final class Waiting implements ResponseWriter.Waiter {
+    /**
+     * The write path's view of the connection ({@code write/}): waiting for writability, the write deadline of a writer
+     * that does not wait, what the loop's flush of bytes behind needs (the lock's contention, interest, failure), and
+     * what the pacing of gathered bytes needs (the buffers, the running thread, the response's class).
+     */
+    private final class WriteHooks implements ResponseWriter.Waiter, WriteBehindFlusher.Connection,
+            GatheredOutput.Owner {
         @Override
         public void awaitWritable() throws IOException {
             HybridSocketWrapper.this.awaitWritable();
@@ -1190,6 +1042,69 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
                 previousIOException = e;
                 throw e;
             }
+        }
+
+        @Override
+        public void contended() {
+            suspendInterest();
+            markContended();
+        }
+
+        @Override
+        public void unlockAndResume() {
+            HybridSocketWrapper.this.unlockAndResume();
+        }
+
+        @Override
+        public void wrote() {
+            HybridSocketWrapper.this.wrote();
+        }
+
+        @Override
+        public void flushed(int ops) {
+            if (!endpoint.isRunning() || endpoint.isPaused()) {
+                close(); // graceful stop: the last response has left, the connection is not reused
+                return;
+            }
+            idle = socketBufferHandler == NO_BUFFERS;
+            if (idle) {
+                endpoint.connectionIdle();
+            }
+            if (idle && tls != null) {
+                tls.releaseBuffers();
+            }
+            setInterest(ops | waitingOps());
+        }
+
+        @Override
+        public void failed(IOException cause) {
+            previousIOException = cause;
+            close();
+        }
+
+        @Override
+        public SocketBufferHandler buffers() {
+            return socketBufferHandler;
+        }
+
+        @Override
+        public boolean runsConnection() {
+            return processingThread == Thread.currentThread();
+        }
+
+        @Override
+        public RequestClass requestClass() {
+            return HybridSocketWrapper.this.requestClass();
+        }
+
+        @Override
+        public void writeGathered() throws IOException {
+            doWrite(true);
+        }
+
+        @Override
+        public String toString() {
+            return HybridSocketWrapper.this.toString();
         }
     }
 
@@ -1215,6 +1130,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
                 // A write that timed out leaves the socket failed: nothing more may be sent on it. A read that timed
                 // out does not: Tomcat still answers 400 on the connection, as it does on NioEndpoint.
                 previousIOException = e;
+                writeCounters.writeTimeout();
             }
             throw e;
         }
@@ -1246,12 +1162,12 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     @Override
     protected void doClose() {
         if (lock.isHeldByCurrentThread()) {
-            takeBackHeld();
+            gathering.takeBack();
         }
         if (!behind.isEmpty() && previousIOException == null && getError() == null && endpoint.isRunning() &&
                 lock.isHeldByCurrentThread()) {
             // Connection: close after a response that is still leaving: send the rest before closing.
-            drainBehind();
+            flusher.drain();
         }
         endpoint.connectionClosed(this);
         boolean locked = lock.tryLock();
@@ -1314,23 +1230,6 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
           // hand them to another connection mid-write; the garbage collector takes them instead
     }
 
-    private void drainBehind() {
-        try {
-            writeAllBehind();
-        } catch (IOException e) {
-            log.debug("Could not send the rest of the response before closing " + this, e);
-        }
-    }
-
-    /** Sends all bytes behind (under TLS, held records too) on this thread, waiting for writability between writes. */
-    private void writeAllBehind() throws IOException {
-        while (!behind.isEmpty()) {
-            if (behind.writeTo(out) == 0) {
-                awaitWritable();
-            }
-        }
-    }
-
     // ------------------------------------------------------------------ addresses
 
     @Override
@@ -1388,64 +1287,22 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     }
 
     /**
-     * Sends a static file with {@code sendfile(2)} on the request's thread: the response headers leave first, then
-     * the file goes from the page cache to the socket without passing through the JVM. When the socket is full, the
-     * thread waits for writability with the write deadline, handing its loop over first (as any blocking write
-     * past the write-behind bound does). Always completes here, so Tomcat carries on with keep-alive as usual.
+     * Sends a static file on the request's thread ({@link Sendfile}): the response headers leave first (and bytes
+     * behind, for {@code sendfile(2)}), then the file. Always completes here, so Tomcat carries on with keep-alive.
      */
     @Override
     public SendfileState processSendfile(SendfileDataBase data) {
         try {
             flush(true);
-            if (tls != null) {
-                return sendfileThroughTls(data);
+            if (tls == null) {
+                flusher.drain();
             }
-            drainBehind();
-            try (FileChannel file = FileChannel.open(Paths.get(data.fileName), StandardOpenOption.READ)) {
-                while (data.length > 0) {
-                    long n = file.transferTo(data.pos, data.length, channel);
-                    writeCounters.wrote(n);
-                    if (n > 0) {
-                        data.pos += n;
-                        data.length -= n;
-                        wrote();
-                    } else {
-                        awaitWritable();
-                    }
-                }
-            }
+            Sendfile.send(writer, data, tls != null);
             return SendfileState.DONE;
         } catch (IOException e) {
             log.debug("sendfile of " + data.fileName + " failed on " + this, e);
             return SendfileState.ERROR;
         }
-    }
-
-    /**
-     * TLS: the file cannot go from the page cache to the socket, it must be encrypted. It is read in 64 KB slices and
-     * written through the TLS layer like any response body, by the connector's write strategy (under {@code hybrid},
-     * what the kernel does not take waits behind, up to the bound).
-     */
-    private SendfileState sendfileThroughTls(SendfileDataBase data) throws IOException {
-        ByteBuffer slice = ByteBuffer.allocate((int) Math.min(data.length, 64 * 1024));
-        try (FileChannel file = FileChannel.open(Paths.get(data.fileName), StandardOpenOption.READ)) {
-            while (data.length > 0) {
-                slice.clear();
-                if (slice.remaining() > data.length) {
-                    slice.limit((int) data.length);
-                }
-                int n = file.read(slice, data.pos);
-                if (n < 0) {
-                    throw new EOFException(data.fileName + " is shorter than the response announced");
-                }
-                slice.flip();
-                writer.write(null, slice, null);
-                data.pos += n;
-                data.length -= n;
-                wrote();
-            }
-        }
-        return SendfileState.DONE;
     }
 
     /** What Tomcat's sendfile support needs to know of one file; nothing more for a same-thread transfer. */
@@ -1567,6 +1424,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     /** A read or write operation that timed out while it waited for the loop: it fails with the timeout. Leader. */
     private boolean failOperationOnTimeout(boolean read) {
+        if (!read) {
+            writeCounters.writeTimeout();
+        }
         setError(new SocketTimeoutException((read ? "Read" : "Write") + " timed out"));
         return read ? runReadOperationFromLoop() : runWriteOperationFromLoop();
     }
@@ -1675,6 +1535,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             while (true) {
                 long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (left <= 0) {
+                    if (!read) {
+                        writeCounters.writeTimeout();
+                    }
                     throw new SocketTimeoutException((read ? "Read" : "Write") + " timed out after " +
                             unit.toMillis(timeout) + " ms");
                 }
@@ -1726,8 +1589,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             checkPreviousError();
             if (lock.isHeldByCurrentThread()) {
                 // Gathered bytes left for the stall detector go first. Only the connection's running thread holds
-                // any (afterGathering), so a writer without the lock has none to take back.
-                takeBackHeld();
+                // any (GatheredOutput.afterGathering), so a writer without the lock has none to take back.
+                gathering.takeBack();
             }
             long total = 0;
             synchronized (behind) {

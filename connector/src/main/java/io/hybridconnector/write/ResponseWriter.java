@@ -8,12 +8,13 @@ import io.hybridconnector.classify.RequestClassifier.RequestClass;
 
 /**
  * Writes a connection's response bytes for a caller that expects blocking semantics (a servlet's
- * {@code OutputStream}), following the connector's {@link WriteStrategy}. When a call returns, every byte is either
- * in the kernel or, under {@code hybrid}, in the connection's {@link WriteBehindBuffer}.
+ * {@code OutputStream}), by the connector's write strategy (a {@link BlockingWrite}). When a call returns, every byte
+ * is either in the kernel or, under {@code hybrid}, in the connection's {@link WriteBehindBuffer}.
  * <p>
- * Never loops on a write the kernel refused, except under {@code direct}, the paper's SingleT-Async, which does so on
- * purpose. Waiting for writability is the connection's business ({@link Waiter}): it happens on the calling thread,
- * with the write deadline, without a round trip through another thread.
+ * {@link #write} is the one place that acts on what the strategy returned ({@link BlockingWrite}'s contract): it waits
+ * for writability, or asks again at once and keeps the write deadline for a strategy that retries without waiting.
+ * Waiting is the connection's business ({@link Waiter}): it happens on the calling thread, with the write deadline,
+ * without a round trip through another thread.
  * <p>
  * Not thread-safe: used under the connection's lock.
  */
@@ -29,142 +30,69 @@ public final class ResponseWriter {
          * {@code stalledSinceNanos}. Throws, leaving the socket failed, once that is longer than the write deadline.
          */
         void checkStalled(long stalledSinceNanos) throws IOException;
+
+        /** Bytes moved: the write deadline starts again. */
+        void wrote();
     }
 
     /** The socket, or under TLS the TLS layer over it (a write returns the plaintext it consumed). */
-    private final GatheringByteChannel channel;
-    private final WriteStrategy strategy;
-    private final WriteBehindBuffer behind;
-    private final WriteCounters counters;
-    private final Waiter waiter;
+    final GatheringByteChannel channel;
+    final WriteBehindBuffer behind;
+    final WriteCounters counters;
+    private final BlockingWrite strategy;
+    final Waiter waiter;
     private final ByteBuffer[] pair = new ByteBuffer[2];
 
     public ResponseWriter(GatheringByteChannel channel, WriteStrategy strategy, WriteBehindBuffer behind,
             WriteCounters counters, Waiter waiter) {
         this.channel = channel;
-        this.strategy = strategy;
         this.behind = behind;
         this.counters = counters;
         this.waiter = waiter;
+        this.strategy = strategy.newWrite(this);
     }
 
-    public WriteStrategy strategy() {
-        return strategy;
+    /** @return whether {@link #write} wants the response's class for large writes (a classifier lookup) */
+    public boolean usesRequestClass() {
+        return strategy.usesRequestClass();
     }
 
     /**
      * Writes {@code head} (may be {@code null}), then {@code body}.
      *
-     * @param requestClass the response's class when the classifier was consulted (large writes under
-     *                     {@code hybrid}), otherwise {@code null}
+     * @param requestClass the response's class when the caller looked it up ({@link #usesRequestClass()}),
+     *                     otherwise {@code null}
      */
     public void write(ByteBuffer head, ByteBuffer body, RequestClass requestClass) throws IOException {
-        switch (strategy) {
-            case HYBRID:
-                hybrid(head, body, requestClass);
-                break;
-            case DIRECT:
-                direct(head, body);
-                break;
-            default:
-                spin(head, body);
+        int status = strategy.write(head, body, requestClass, false);
+        if (status != BlockingWrite.DONE) {
+            incompleteWrite(head, body, requestClass, status);
         }
     }
 
-    /**
-     * One direct write for a light response; a heavy one is copied once into direct write-behind memory and written
-     * from there. What the kernel does not take stays behind for the event loop.
-     */
-    private void hybrid(ByteBuffer head, ByteBuffer body, RequestClass requestClass) throws IOException {
-        if (behind.isEmpty() && (requestClass == null || !requestClass.isHeavy())) {
-            writeOnce(head, body);
-            counters.directWrite();
-            if (remaining(head, body) == 0) {
-                if (requestClass != null) {
-                    requestClass.fitted();
-                }
-                return;
-            }
-            if (requestClass != null) {
-                requestClass.leftBehind();
-            }
-            leaveBehind(head);
-            leaveBehind(body);
-            counters.handedToWriteBehind();
-            return;
-        }
-        boolean firstAttempt = behind.isEmpty();
-        leaveBehind(head);
-        leaveBehind(body);
-        if (firstAttempt) {
-            behind.writeTo(channel);
-            if (requestClass != null) {
-                if (behind.isEmpty()) {
-                    requestClass.fitted();
-                } else {
-                    requestClass.leftBehind();
-                }
-            }
-        }
-        if (!behind.isEmpty()) {
-            counters.handedToWriteBehind();
-        }
-    }
-
-    /** Copies into the write-behind buffer; at its bound, drains it on this thread, waiting for writability. */
-    private void leaveBehind(ByteBuffer src) throws IOException {
-        if (src == null) {
-            return;
-        }
-        while (src.hasRemaining()) {
-            behind.append(src);
-            if (src.hasRemaining() && behind.writeTo(channel) == 0) {
-                waiter.awaitWritable();
-            }
-        }
-    }
-
-    /**
-     * SingleT-Async: write until done, asking again at once whatever the kernel answered, until no byte has moved for
-     * the write deadline (issue 16: it retried forever for a client that stopped reading).
-     */
-    private void direct(ByteBuffer head, ByteBuffer body) throws IOException {
+    /** The strategy stopped short: wait for writability or retry at once, as it asked, until it is done. */
+    private void incompleteWrite(ByteBuffer head, ByteBuffer body, RequestClass requestClass, int status)
+            throws IOException {
         long stalledSince = 0;
-        long n = writeOnce(head, body);
-        while (remaining(head, body) > 0) {
-            if (n > 0) {
-                stalledSince = 0;
-            } else if (stalledSince == 0) {
-                stalledSince = System.nanoTime();
+        do {
+            if (status == BlockingWrite.AWAIT_WRITABLE) {
+                waiter.awaitWritable();
             } else {
-                waiter.checkStalled(stalledSince);
+                if (status == BlockingWrite.RETRY_MOVED) {
+                    stalledSince = 0;
+                } else if (stalledSince == 0) {
+                    stalledSince = System.nanoTime();
+                } else {
+                    waiter.checkStalled(stalledSince);
+                }
+                counters.spin();
             }
-            counters.spin();
-            n = writeOnce(head, body);
-        }
+            status = strategy.write(head, body, requestClass, true);
+        } while (status != BlockingWrite.DONE);
     }
 
-    /** NettyServer: a quantum of progress-making writes, then wait for writability. */
-    private void spin(ByteBuffer head, ByteBuffer body) throws IOException {
-        while (true) {
-            for (int i = 0; i < WriteStrategy.SPIN_QUANTUM; i++) {
-                if (i > 0) {
-                    counters.spin();
-                }
-                long n = writeOnce(head, body);
-                if (remaining(head, body) == 0) {
-                    return;
-                }
-                if (n == 0) {
-                    break;
-                }
-            }
-            waiter.awaitWritable();
-        }
-    }
-
-    /** One {@code write()}, or one gathering {@code writev()} when both buffers hold bytes. */
-    private long writeOnce(ByteBuffer head, ByteBuffer body) throws IOException {
+    /** One {@code write()}, or one gathering {@code writev()} when both buffers hold bytes. For strategies. */
+    long writeOnce(ByteBuffer head, ByteBuffer body) throws IOException {
         long n;
         if (head != null && head.hasRemaining()) {
             if (body.hasRemaining()) {
@@ -186,7 +114,7 @@ public final class ResponseWriter {
         return n;
     }
 
-    private static long remaining(ByteBuffer head, ByteBuffer body) {
+    static long remaining(ByteBuffer head, ByteBuffer body) {
         return (head == null ? 0 : head.remaining()) + (long) body.remaining();
     }
 }

@@ -29,7 +29,12 @@ public final class WriteCounters {
     final LongAdder pausedFlushes = new LongAdder();
     /** Threads that waited for writability because the write-behind bound was reached (or spin/direct waits). */
     final LongAdder writerWaits = new LongAdder();
-    /** Connections cut off because a write-behind buffer did not drain within the write deadline. */
+    /**
+     * Writes that failed on the write deadline, each counted once where it failed: bytes behind the loop could not
+     * send ({@link WriteBehindFlusher#timeOut}), a writer that waited for writability on its own thread (a blocking
+     * write, flush, drain or sendfile, a {@code BLOCK} operation), an asynchronous write operation that waited for
+     * the loop (the sweep fails it), a {@code direct} writer that moved nothing.
+     */
     final LongAdder writeTimeouts = new LongAdder();
     final AtomicLong writeBehindBytes = new AtomicLong();
     final AtomicLong writeBehindPeak = new AtomicLong();

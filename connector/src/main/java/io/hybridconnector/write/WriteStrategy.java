@@ -1,32 +1,33 @@
 package io.hybridconnector.write;
 
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
- * How a blocking response write meets a socket that cannot take the whole response at once (seeds/000 sections 4-5).
- * Selected with the connector attribute {@code writeStrategy}.
+ * The names of the write strategies, as the connector attribute {@code writeStrategy} gives them, and the class that
+ * implements each ({@link BlockingWrite}; seeds/000 sections 4-5). Adding a strategy: its class, and its name here.
  */
 public enum WriteStrategy {
 
-    /**
-     * The default, the paper's HybridNetty done fully: responses of light request classes leave in one direct write
-     * with no bookkeeping; what the kernel does not take, and every response of a class learnt to be heavy, goes to a
-     * bounded per-connection write-behind buffer that the connection's event loop flushes when the socket is
-     * writable, so the request's thread is free at once. Above the bound the owner thread waits for writability.
-     */
-    HYBRID,
+    /** The default: {@link HybridWrite} (light responses in one write, the rest behind for the loop). */
+    HYBRID(HybridWrite::new),
 
-    /** SingleT-Async: write until done, retrying at once when the kernel takes nothing (spins in user space). */
-    DIRECT,
+    /** SingleT-Async: {@link DirectWrite} (retry at once until done, within the write deadline). */
+    DIRECT(DirectWrite::new),
 
-    /**
-     * NettyServer: up to {@link #SPIN_QUANTUM} progress-making writes in a row, then wait for writability on the
-     * owner thread. Bounds the spin, but pays the bookkeeping on every response.
-     */
-    SPIN;
+    /** NettyServer: {@link SpinWrite} (a quantum of 16 writes, then wait for writability). */
+    SPIN(SpinWrite::new);
 
-    /** Netty's default {@code writeSpinCount}. */
-    public static final int SPIN_QUANTUM = 16;
+    private final Function<ResponseWriter, BlockingWrite> factory;
+
+    WriteStrategy(Function<ResponseWriter, BlockingWrite> factory) {
+        this.factory = factory;
+    }
+
+    /** One connection's instance of the strategy, writing through {@code writer}. */
+    BlockingWrite newWrite(ResponseWriter writer) {
+        return factory.apply(writer);
+    }
 
     /**
      * @throws IllegalArgumentException naming the attribute and the accepted values
@@ -35,8 +36,12 @@ public enum WriteStrategy {
         try {
             return valueOf(value.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw new IllegalArgumentException("writeStrategy=\"" + value + "\": accepted values are hybrid " +
-                    "(default), direct, spin");
+            StringBuilder accepted = new StringBuilder();
+            for (WriteStrategy s : values()) {
+                accepted.append(accepted.length() == 0 ? "" : ", ").append(s.attributeValue())
+                        .append(s == HYBRID ? " (default)" : "");
+            }
+            throw new IllegalArgumentException("writeStrategy=\"" + value + "\": accepted values are " + accepted);
         }
     }
 
