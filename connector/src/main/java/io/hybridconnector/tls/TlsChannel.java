@@ -21,7 +21,6 @@ import io.hybridconnector.write.PendingOutput;
 
 import org.apache.tomcat.util.net.TLSClientHelloExtractor;
 import org.apache.tomcat.util.net.TLSClientHelloExtractor.ExtractorResult;
-import org.apache.tomcat.util.net.openssl.ciphers.Cipher;
 
 /**
  * TLS over one non-blocking {@link SocketChannel}, with an {@link SSLEngine} chosen from the client's hello (SNI,
@@ -36,10 +35,10 @@ import org.apache.tomcat.util.net.openssl.ciphers.Cipher;
  */
 public final class TlsChannel implements GatheringByteChannel, ScatteringByteChannel, PendingOutput {
 
-    /** Creates the server engine for the host name the client asked for ({@code null}: the default host). */
+    /** Creates the server engine for what the client said in its hello ({@link TlsEngineFactory}). */
     @FunctionalInterface
     public interface EngineFactory {
-        SSLEngine create(String sniHostName, List<Cipher> clientCiphers, List<String> clientApplicationProtocols);
+        SSLEngine create(ClientHello hello);
     }
 
     /** Thrown when a client spoke plain HTTP to the TLS port: a 400 has been sent (or tried); close the connection. */
@@ -263,9 +262,7 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
         } finally {
             netIn.flip();
         }
-        String host = null;
-        List<Cipher> ciphers = Collections.emptyList();
-        List<String> alpn = null;
+        ClientHello parsed;
         switch (hello.getResult()) {
             case NEED_READ:
                 return SelectionKey.OP_READ;
@@ -279,28 +276,36 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
                 flushOnce();
                 throw new PlainTextRequestException();
             case COMPLETE:
-                host = hello.getSNIValue();
-                alpn = hello.getClientRequestedApplicationProtocols();
-                ciphers = hello.getClientRequestedCiphers();
-                clientProtocols = hello.getClientRequestedProtocols();
-                clientCipherNames = hello.getClientRequestedCipherNames();
-                break;
             case NOT_PRESENT:
-                ciphers = hello.getClientRequestedCiphers();
+                parsed = parsed(hello);
                 clientProtocols = hello.getClientRequestedProtocols();
                 clientCipherNames = hello.getClientRequestedCipherNames();
                 break;
             default:
                 // UNDERFLOW: a hello larger than sniParseLimit; the default host's configuration answers it.
+                parsed = ClientHello.UNPARSED;
                 break;
         }
-        sniHostName = host == null || host.isEmpty() ? null : host.toLowerCase(Locale.ENGLISH);
-        engine = factory.create(sniHostName, ciphers, alpn);
+        sniHostName = parsed.sniHostName();
+        engine = factory.create(parsed);
         packetSize = engine.getSession().getPacketBufferSize();
         appSize = engine.getSession().getApplicationBufferSize();
         netIn = ensureCapacity(netIn, packetSize);
         engine.beginHandshake();
         return 0;
+    }
+
+    /**
+     * The hello's parts that choose the engine. As in Tomcat's {@code SecureNioChannel.processSNI}, ALPN is taken
+     * only from a hello that carries SNI ({@code COMPLETE}).
+     */
+    private static ClientHello parsed(TLSClientHelloExtractor hello) {
+        boolean sni = hello.getResult() == ExtractorResult.COMPLETE;
+        String host = sni ? hello.getSNIValue() : null;
+        host = host == null || host.isEmpty() ? null : host.toLowerCase(Locale.ENGLISH);
+        return new ClientHello(host, hello.getClientRequestedCiphers(),
+                sni ? hello.getClientRequestedApplicationProtocols() : null, hello.getClientRequestedProtocols(),
+                hello.getClientSupportedGroups(), hello.getClientSignatureSchemes());
     }
 
     private void runTasks() {
