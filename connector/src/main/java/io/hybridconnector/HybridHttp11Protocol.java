@@ -138,6 +138,28 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
         endpoint().setUnixDomainSocketPathPermissions(permissions);
     }
 
+    /**
+     * @return as on stock NIO (Tomcat 10.1.58+): the socket file's directory is created with these permissions if
+     *         missing and must allow no more; {@code null} (default): the directory is not checked (the socket file has
+     *         its own permissions from the moment it appears)
+     */
+    public String getUnixDomainSocketParentPermissions() {
+        return endpoint().getUnixDomainSocketParentPermissions();
+    }
+
+    public void setUnixDomainSocketParentPermissions(String permissions) {
+        endpoint().setUnixDomainSocketParentPermissions(permissions);
+    }
+
+    /** @return as on stock NIO: who may own the socket file's directory besides the user running Tomcat */
+    public String getUnixDomainSocketParentOwner() {
+        return endpoint().getUnixDomainSocketParentOwner();
+    }
+
+    public void setUnixDomainSocketParentOwner(String owner) {
+        endpoint().setUnixDomainSocketParentOwner(owner);
+    }
+
     // ------------------------------------------------------------------ TLS (SSLEnabled="true", <SSLHostConfig>)
 
     /** @return the SSL implementation's class name; {@code null} means JSSE, as on Tomcat's own connectors */

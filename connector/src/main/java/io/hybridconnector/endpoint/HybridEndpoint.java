@@ -106,6 +106,8 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     private final Object admission = new Object();
     private String unixDomainSocketPath;
     private String unixDomainSocketPathPermissions;
+    private String unixDomainSocketParentPermissions;
+    private String unixDomainSocketParentOwner;
     private int writeBehindLimit = DEFAULT_WRITE_BEHIND_LIMIT;
 
     private String sslImplementationName;
@@ -310,6 +312,12 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
 
     // ------------------------------------------------------------------ lifecycle
 
+    /**
+     * TLS contexts first, then the listening socket. Follows Tomcat 10.1.59 {@code NioEndpoint.bind} and
+     * {@code initServerSocket} (same in 11.0.25): TCP socket options, address, port offset and backlog as there; the
+     * Unix-socket branch is {@link UnixSocketFile}. Differs on purpose: the listening socket is non-blocking, watched by
+     * the acceptor's selector (or the loops'); no {@code useInheritedChannel}.
+     */
     @Override
     public void bind() throws Exception {
         initTls(); // first: a wrong keystore or password stops the start before the port is taken
@@ -317,7 +325,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         if (unixDomainSocketPath != null) {
             // The file has its permissions from the moment it appears: no window for another local user.
             ssc = UnixSocketFile.bind(Paths.get(unixDomainSocketPath), unixDomainSocketPathPermissions,
-                    getAcceptCount());
+                    unixDomainSocketParentPermissions, unixDomainSocketParentOwner, getAcceptCount());
         } else {
             ssc = ServerSocketChannel.open();
             socketProperties.setProperties(ssc.socket());
@@ -452,6 +460,11 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         tls.stop();
     }
 
+    /**
+     * Follows Tomcat 10.1.59 {@code NioEndpoint.doCloseServerSocket} (same in 11.0.25): a Unix socket's file is deleted
+     * once the socket that made it is closed. Differs on purpose: the acceptor's selector is closed too, and idle
+     * keep-alive connections are closed now (graceful stop, see below).
+     */
     @Override
     protected void doCloseServerSocket() throws IOException {
         ServerSocketChannel ssc = serverSocket;
@@ -576,6 +589,11 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
      * Sets the socket up and records the connection; a sync connection starts on its own thread. On failure the
      * socket is closed and its place under {@code maxConnections} given back: Tomcat's Acceptor closes only sockets
      * it finds in {@code connections}, as NioEndpoint knows.
+     * <p>
+     * Follows Tomcat 10.1.59 {@code NioEndpoint.setSocketOptions} (same in 11.0.25): non-blocking, TCP options unless
+     * on a Unix socket, read and write timeouts, keep-alive count, then registration. Differs on purpose: a TLS
+     * connection's channel is made by the wrapper ({@code newTlsChannel}), buffers come from this endpoint's pool when a
+     * request needs them, and registration goes to the chosen loop.
      *
      * @return the wrapper, or {@code null} if the socket could not be set up
      */
@@ -721,6 +739,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         }
     }
 
+    /** Follows Tomcat 10.1.59 {@code AbstractJsseEndpoint.getLocalAddress} (11.0.25: {@code AbstractNetworkChannelEndpoint}). */
     @Override
     protected InetSocketAddress getLocalAddress() throws IOException {
         ServerSocketChannel ssc = serverSocket;
@@ -730,7 +749,12 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         return (InetSocketAddress) ssc.getLocalAddress();
     }
 
-    /** Wakes an acceptor blocked waiting for a client (pause, stop), on a Unix socket too. */
+    /**
+     * Wakes an acceptor blocked waiting for a client (pause, stop), on a Unix socket too. Follows Tomcat 10.1.59
+     * {@code NioEndpoint.unlockAccept} (same in 11.0.25): on a Unix socket, a connection to the socket file. Differs on
+     * purpose: the acceptor's selector is woken first, which is enough, so there is no wait for the acceptor to
+     * leave its accept (Tomcat polls its state for up to a second).
+     */
     @Override
     protected void unlockAccept() {
         Selector sel = acceptSelector;
@@ -767,7 +791,25 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         this.unixDomainSocketPathPermissions = permissions;
     }
 
-    /** Names the connector after its socket file when there is no port, as NioEndpoint does. */
+    /** @return permissions the socket file's directory is created with, and must not exceed; {@code null}: unchecked */
+    public String getUnixDomainSocketParentPermissions() {
+        return unixDomainSocketParentPermissions;
+    }
+
+    public void setUnixDomainSocketParentPermissions(String permissions) {
+        this.unixDomainSocketParentPermissions = permissions;
+    }
+
+    /** @return who may own the socket file's directory besides the user running Tomcat ({@code ""}: anyone) */
+    public String getUnixDomainSocketParentOwner() {
+        return unixDomainSocketParentOwner;
+    }
+
+    public void setUnixDomainSocketParentOwner(String owner) {
+        this.unixDomainSocketParentOwner = owner;
+    }
+
+    /** Names the connector after its socket file when there is no port: Tomcat 10.1.59 {@code NioEndpoint.getId}. */
     @Override
     public String getId() {
         return unixDomainSocketPath;

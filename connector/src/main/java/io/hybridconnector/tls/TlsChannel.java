@@ -32,6 +32,18 @@ import org.apache.tomcat.util.net.TLSClientHelloExtractor.ExtractorResult;
  * returns them without a syscall.
  * <p>
  * Not thread-safe: used under the connection's lock, or by the loop's leader that owns the connection.
+ * <p>
+ * <b>Follows Tomcat 10.1.59</b> {@code org/apache/tomcat/util/net/SecureNioChannel.java}, re-synced 2026-11-25:
+ * {@code processSNI} ({@link #readClientHello}: the hello is parsed with Tomcat's {@code TLSClientHelloExtractor},
+ * grown up to {@code sniParseLimit}, a plain-HTTP request answered with its 400, ALPN taken only from a hello with
+ * SNI, the default host for a hello too large to parse; the hello's protocols, groups and signature schemes choose the
+ * engine, {@link ClientHello}), {@code handshake}, {@code read}, {@code write} and {@code close}. Tomcat 11.0.25's
+ * {@code SecureNioChannel} is the same but for how the hello reaches the endpoint (arguments, not 10.1's thread
+ * locals). Differs on purpose: it never waits (Tomcat's {@code handshake} returns interest ops too, but its
+ * {@code rehandshake} blocks on a selector, and its reads and writes are driven by the poller): encrypted bytes the kernel did not take stay here and
+ * count as the connection's bytes behind; the engine's delegated tasks run inline (Tomcat's too, on its worker); no
+ * renegotiation ({@code rehandshake}, so no late client-certificate request); {@code close_notify} only when it can
+ * leave at once; buffers come from a pool and go back while the connection is idle; messages are our own words.
  */
 public final class TlsChannel implements GatheringByteChannel, ScatteringByteChannel, PendingOutput {
 
