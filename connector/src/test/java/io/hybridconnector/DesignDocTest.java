@@ -55,6 +55,13 @@ class DesignDocTest {
         refer("Acceptor", "org.apache.tomcat.util.net.Acceptor", "Tomcat's accept thread, which the endpoint uses");
         refer("NioEndpoint", "org.apache.tomcat.util.net.NioEndpoint", "stock NIO: what we are compared with and follow");
         refer("SecureNioChannel", "org.apache.tomcat.util.net.SecureNioChannel", "what TlsChannel follows");
+        refer("TLSClientHelloExtractor", "org.apache.tomcat.util.net.TLSClientHelloExtractor",
+                "Tomcat's hello parser, which TlsChannel calls (re-sync checklist)");
+        REFERRED.put("AbstractNetworkChannelEndpoint", new Referred(null,
+                "Tomcat 11's home of getLocalAddress (re-sync checklist); the tests compile against Tomcat 10.1",
+                List.of("getLocalAddress")));
+        refer("JreCompat", "org.apache.tomcat.util.compat.JreCompat",
+                "Tomcat's JDK-version bridge: TlsEngineFactory sets key-exchange groups through it");
         refer("SocketWrapperBase", "org.apache.tomcat.util.net.SocketWrapperBase",
                 "Tomcat's socket wrapper contract, which HybridSocketWrapper implements");
         refer("SocketBufferHandler", "org.apache.tomcat.util.net.SocketBufferHandler", "Tomcat's per-connection buffers");
