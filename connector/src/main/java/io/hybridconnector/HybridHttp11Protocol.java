@@ -200,6 +200,10 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
     }
 
     // Stock NIO's attributes that have no counterpart here: the connector starts, and says what it does instead.
+    // Follows the public setters of Tomcat 10.1.59 org/apache/coyote/http11/Http11NioProtocol.java and
+    // org/apache/tomcat/util/net/NioEndpoint.java (11.0.25: the same set); pollerThreadCount and acceptorThreadCount
+    // are older Tomcats' and still appear in server.xml files. A setter Tomcat adds to either class belongs here or
+    // above (DESIGN.md, "Re-sync checklist").
 
     public void setPollerThreadCount(int count) {
         settings.ignore("pollerThreadCount", Integer.toString(count), "there is no poller thread; the event loops " +

@@ -54,6 +54,8 @@ class DesignDocTest {
                 "Tomcat 10.1's TLS endpoint base, which TlsEngineFactory follows (gone in 11)");
         refer("Acceptor", "org.apache.tomcat.util.net.Acceptor", "Tomcat's accept thread, which the endpoint uses");
         refer("NioEndpoint", "org.apache.tomcat.util.net.NioEndpoint", "stock NIO: what we are compared with and follow");
+        refer("Http11NioProtocol", "org.apache.coyote.http11.Http11NioProtocol",
+                "stock NIO's protocol, whose attributes ours mirror (re-sync checklist)");
         refer("SecureNioChannel", "org.apache.tomcat.util.net.SecureNioChannel", "what TlsChannel follows");
         refer("TLSClientHelloExtractor", "org.apache.tomcat.util.net.TLSClientHelloExtractor",
                 "Tomcat's hello parser, which TlsChannel calls (re-sync checklist)");
