@@ -12,7 +12,6 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.Executor;
 
-
 import io.hybridconnector.loop.ConnectorThreads;
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.LoopCounters;
