@@ -152,6 +152,28 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
         endpoint().setUnixDomainSocketPathPermissions(permissions);
     }
 
+    /**
+     * @return as on stock NIO (Tomcat 10.1.58+): the socket file's directory is created with these permissions if
+     *         missing and must allow no more; {@code null} (default): the directory is not checked (the socket file has
+     *         its own permissions from the moment it appears)
+     */
+    public String getUnixDomainSocketParentPermissions() {
+        return endpoint().getUnixDomainSocketParentPermissions();
+    }
+
+    public void setUnixDomainSocketParentPermissions(String permissions) {
+        endpoint().setUnixDomainSocketParentPermissions(permissions);
+    }
+
+    /** @return as on stock NIO: who may own the socket file's directory besides the user running Tomcat */
+    public String getUnixDomainSocketParentOwner() {
+        return endpoint().getUnixDomainSocketParentOwner();
+    }
+
+    public void setUnixDomainSocketParentOwner(String owner) {
+        endpoint().setUnixDomainSocketParentOwner(owner);
+    }
+
     // ------------------------------------------------------------------ TLS (SSLEnabled="true", <SSLHostConfig>)
 
     /** @return the SSL implementation's class name; {@code null} means JSSE, as on Tomcat's own connectors */
@@ -192,6 +214,10 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
     }
 
     // Stock NIO's attributes that have no counterpart here: the connector starts, and says what it does instead.
+    // Follows the public setters of Tomcat 10.1.59 org/apache/coyote/http11/Http11NioProtocol.java and
+    // org/apache/tomcat/util/net/NioEndpoint.java (11.0.25: the same set); pollerThreadCount and acceptorThreadCount
+    // are older Tomcats' and still appear in server.xml files. A setter Tomcat adds to either class belongs here or
+    // above (DESIGN.md, "Re-sync checklist").
 
     public void setPollerThreadCount(int count) {
         settings.ignore("pollerThreadCount", Integer.toString(count), "there is no poller thread; the event loops " +

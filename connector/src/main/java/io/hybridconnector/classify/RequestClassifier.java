@@ -6,8 +6,8 @@ import java.util.concurrent.atomic.LongAdder;
 import org.apache.coyote.Request;
 
 /**
- * The paper's map from request class to category (seeds/000 section 5), learnt at run time, for two questions:
- * does a response of this class fit what the socket accepts at once (light), or does it leave bytes behind
+ * What the connector has learnt about each request class (method + path), at run time (the idea: seeds/000), for
+ * two questions: does a response of this class fit what the socket accepts at once (light), or does it leave bytes behind
  * (heavy)? And does a request of this class block its thread (sleep, lock, JDBC), so that its loop should move to
  * another thread before it runs instead of waiting for the stall detector (blocking)?
  * <p>

@@ -10,17 +10,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.WeakHashMap;
 import java.util.concurrent.Executor;
-
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLParameters;
 
 import io.hybridconnector.loop.ConnectorThreads;
 import io.hybridconnector.loop.EventLoop;
@@ -33,6 +23,7 @@ import io.hybridconnector.loop.TimeSlicing;
 import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.tls.TlsBufferPool;
 import io.hybridconnector.tls.TlsChannel;
+import io.hybridconnector.tls.TlsEngineFactory;
 import io.hybridconnector.write.WriteBehindMemory;
 import io.hybridconnector.write.WriteCounters;
 import io.hybridconnector.write.WriteStrategy;
@@ -42,16 +33,12 @@ import org.apache.juli.logging.Log;
 import org.apache.juli.logging.LogFactory;
 import org.apache.tomcat.util.collections.SynchronizedStack;
 import org.apache.tomcat.util.net.AbstractEndpoint;
-import org.apache.tomcat.util.net.SSLContext;
 import org.apache.tomcat.util.net.SSLHostConfig;
-import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 import org.apache.tomcat.util.net.SSLImplementation;
-import org.apache.tomcat.util.net.SSLUtil;
 import org.apache.tomcat.util.net.SocketBufferHandler;
 import org.apache.tomcat.util.net.SocketEvent;
 import org.apache.tomcat.util.net.SocketProcessorBase;
 import org.apache.tomcat.util.net.SocketWrapperBase;
-import org.apache.tomcat.util.net.openssl.ciphers.Cipher;
 
 /**
  * The endpoint: binds the server socket, accepts connections with Tomcat's {@code Acceptor}, gives each to the
@@ -62,11 +49,10 @@ import org.apache.tomcat.util.net.openssl.ciphers.Cipher;
  * {@link #countUpOrAwaitConnection} on the acceptor; {@link #processSocket} on any thread.
  * <p>
  * TLS ({@code SSLEnabled="true"}): Tomcat's {@code <SSLHostConfig>} and {@code <Certificate>} configuration as it is,
- * kept by {@link AbstractEndpoint} (host configurations, reload, ALPN protocols). This class turns each certificate
- * into an {@link SSLContext} through the configured {@link SSLImplementation} ({@link #createSSLContext}) and each
- * connection's ClientHello into an {@link SSLEngine} ({@link #createEngine}); the connection's {@link TlsChannel} does
- * the rest. It extends {@code AbstractEndpoint}, not {@code AbstractJsseEndpoint}: the latter is gone in Tomcat 11
- * (merged into {@code AbstractEndpoint}), and one jar runs on both.
+ * kept by {@link AbstractEndpoint} (host configurations, reload, ALPN protocols); a {@link TlsEngineFactory} makes the
+ * contexts and each connection's engine, and the connection's {@link TlsChannel} does the rest. It extends
+ * {@code AbstractEndpoint}, not {@code AbstractJsseEndpoint}: the latter is gone in Tomcat 11 (merged into
+ * {@code AbstractEndpoint}), and one jar runs on both.
  */
 public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel> {
 
@@ -123,19 +109,14 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     private final Object admission = new Object();
     private String unixDomainSocketPath;
     private String unixDomainSocketPathPermissions;
+    private String unixDomainSocketParentPermissions;
+    private String unixDomainSocketParentOwner;
     private int writeBehindLimit = DEFAULT_WRITE_BEHIND_LIMIT;
 
     private String sslImplementationName;
-    private volatile SSLImplementation sslImplementation;
     private int sniParseLimit = 64 * 1024;
-    /**
-     * The SSLContexts this endpoint generated, by certificate. Kept here rather than in the certificate because the
-     * certificate's setter for a generated context is not public; a context the application provided
-     * ({@code SSLHostConfigCertificate.setSslContext}) is used as it is. Weak: a replaced host configuration's contexts
-     * live as long as the connections that use them.
-     */
-    private final Map<SSLHostConfigCertificate,SSLContext> generatedContexts =
-            Collections.synchronizedMap(new WeakHashMap<>());
+    /** Makes the TLS contexts at bind and each TLS connection's engine. */
+    private final TlsEngineFactory tls = new TlsEngineFactory(this::getSSLHostConfig, negotiableProtocols);
     /** Record buffers of TLS connections that have bytes in flight; idle ones give theirs back. */
     private final TlsBufferPool tlsBuffers = new TlsBufferPool(4096);
 
@@ -348,6 +329,12 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
 
     // ------------------------------------------------------------------ lifecycle
 
+    /**
+     * TLS contexts first, then the listening socket. Follows Tomcat 10.1.59 {@code NioEndpoint.bind} and
+     * {@code initServerSocket} (same in 11.0.25): TCP socket options, address, port offset and backlog as there; the
+     * Unix-socket branch is {@link UnixSocketFile}. Differs on purpose: the listening socket is non-blocking, watched by
+     * the acceptor's selector (or the loops'); no {@code useInheritedChannel}.
+     */
     @Override
     public void bind() throws Exception {
         initTls(); // first: a wrong keystore or password stops the start before the port is taken
@@ -355,7 +342,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         if (unixDomainSocketPath != null) {
             // The file has its permissions from the moment it appears: no window for another local user.
             ssc = UnixSocketFile.bind(Paths.get(unixDomainSocketPath), unixDomainSocketPathPermissions,
-                    getAcceptCount());
+                    unixDomainSocketParentPermissions, unixDomainSocketParentOwner, getAcceptCount());
         } else {
             ssc = ServerSocketChannel.open();
             socketProperties.setProperties(ssc.socket());
@@ -488,9 +475,14 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         }
         doCloseServerSocket();
         getHandler().recycle();
-        destroyGeneratedContexts();
+        tls.stop();
     }
 
+    /**
+     * Follows Tomcat 10.1.59 {@code NioEndpoint.doCloseServerSocket} (same in 11.0.25): a Unix socket's file is deleted
+     * once the socket that made it is closed. Differs on purpose: the acceptor's selector is closed too, and idle
+     * keep-alive connections are closed now (graceful stop, see below).
+     */
     @Override
     protected void doCloseServerSocket() throws IOException {
         ServerSocketChannel ssc = serverSocket;
@@ -540,7 +532,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
 
     /** @return the SSL implementation in use (JSSE unless {@code sslImplementationName} says otherwise), once bound */
     public SSLImplementation getSslImplementation() {
-        return sslImplementation;
+        return tls.implementation();
     }
 
     /** @return how many bytes of a ClientHello are buffered to find its SNI host name */
@@ -552,148 +544,31 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         this.sniParseLimit = sniParseLimit;
     }
 
-    /** At bind, with TLS on: loads the implementation and creates every host configuration's contexts. */
+    /** At bind, with TLS on: loads the implementation and makes every host configuration's contexts. */
     private void initTls() {
-        if (!isSSLEnabled()) {
-            return;
-        }
-        try {
-            sslImplementation = SSLImplementation.getInstance(sslImplementationName);
-        } catch (ClassNotFoundException e) {
-            throw new IllegalArgumentException("sslImplementationName=\"" + sslImplementationName +
-                    "\": class not found", e);
-        }
-        for (SSLHostConfig sslHostConfig : sslHostConfigs.values()) {
-            createSSLContext(sslHostConfig);
-        }
-        if (sslHostConfigs.get(getDefaultSSLHostConfigName()) == null) {
-            throw new IllegalArgumentException("SSLEnabled=\"true\" but no SSLHostConfig for the default host name [" +
-                    getDefaultSSLHostConfigName() + "] on connector [" + getName() + "]");
+        if (isSSLEnabled()) {
+            tls.start(sslImplementationName, sslHostConfigs, getDefaultSSLHostConfigName(), getName());
         }
     }
 
     /**
-     * Creates (again, on reload) the contexts of one host configuration: at bind, and whenever Tomcat adds or
-     * replaces a host configuration on a bound endpoint ({@code addSslHostConfig(cfg, true)},
-     * {@code reloadSslHostConfigs()}). Connections already open keep the engine, and so the context, they started
-     * with; new connections get the new one.
+     * Makes (again, on reload) the contexts of one host configuration: Tomcat calls this when a host configuration is
+     * added to or replaced on a bound endpoint ({@code addSslHostConfig(cfg, true)}, {@code reloadSslHostConfigs()}).
      */
     @Override
     protected void createSSLContext(SSLHostConfig sslHostConfig) throws IllegalArgumentException {
-        SSLImplementation impl = sslImplementation;
-        if (impl == null) {
-            return; // not bound yet: initTls() creates it
-        }
-        boolean first = true;
-        for (SSLHostConfigCertificate certificate : sslHostConfig.getCertificates(true)) {
-            SSLUtil util = impl.getSSLUtil(certificate);
-            if (first) {
-                // The host's effective protocols and ciphers, as the implementation resolves them.
-                sslHostConfig.setEnabledProtocols(util.getEnabledProtocols());
-                sslHostConfig.setEnabledCiphers(util.getEnabledCiphers());
-                first = false;
-            }
-            if (certificate.getSslContext() != null) {
-                continue; // provided by the application (embedded): used as it is
-            }
-            try {
-                SSLContext context = util.createSSLContext(negotiableProtocols);
-                SSLContext previous = generatedContexts.put(certificate, context);
-                if (previous != null && log.isDebugEnabled()) {
-                    log.debug("Reloaded the TLS context of [" + sslHostConfig.getHostName() + "] on [" + getName() +
-                            "]; open connections keep the previous one");
-                }
-            } catch (Exception e) {
-                throw new IllegalArgumentException("Could not create the TLS context of SSLHostConfig [" +
-                        sslHostConfig.getHostName() + "]: " + e.getMessage(), e);
-            }
-        }
+        tls.createContexts(sslHostConfig);
     }
 
-    private void destroyGeneratedContexts() {
-        synchronized (generatedContexts) {
-            for (SSLContext context : generatedContexts.values()) {
-                try {
-                    context.destroy();
-                } catch (RuntimeException e) {
-                    log.debug("Could not destroy a TLS context", e);
-                }
-            }
-            generatedContexts.clear();
-        }
-        sslImplementation = null;
+    /** Tomcat calls this for a host configuration it rejects (a duplicate host name): its contexts are destroyed. */
+    @Override
+    protected void releaseSSLContext(SSLHostConfig sslHostConfig) {
+        tls.release(sslHostConfig);
     }
 
     /** A connection's TLS layer; its engine is created from the client's hello. */
     TlsChannel newTlsChannel(SocketChannel socket) {
-        return new TlsChannel(socket, this::createEngine, tlsBuffers, sniParseLimit);
-    }
-
-    /**
-     * The server engine for a connection: the host configuration for the SNI host name (the default one without),
-     * the certificate that suits the client's cipher suites, the host's protocols and ciphers, client certificate
-     * verification, and ALPN with the protocols both sides offer ({@code h2} when HTTP/2 is configured).
-     */
-    SSLEngine createEngine(String sniHostName, List<Cipher> clientCiphers, List<String> clientApplicationProtocols) {
-        SSLHostConfig host = getSSLHostConfig(sniHostName);
-        SSLHostConfigCertificate certificate = certificateFor(host, clientCiphers);
-        SSLContext context = certificate.getSslContext();
-        if (context == null) {
-            context = generatedContexts.get(certificate);
-        }
-        if (context == null) {
-            throw new IllegalStateException("No TLS context for SSLHostConfig [" + host.getHostName() + "]");
-        }
-        SSLEngine engine = context.createSSLEngine();
-        engine.setUseClientMode(false);
-        engine.setEnabledCipherSuites(host.getEnabledCiphers());
-        engine.setEnabledProtocols(host.getEnabledProtocols());
-        SSLParameters parameters = engine.getSSLParameters();
-        parameters.setUseCipherSuitesOrder(host.getHonorCipherOrder());
-        if (clientApplicationProtocols != null && !clientApplicationProtocols.isEmpty() &&
-                !negotiableProtocols.isEmpty()) {
-            List<String> common = new ArrayList<>(negotiableProtocols.size());
-            for (String p : negotiableProtocols) {
-                if (clientApplicationProtocols.contains(p)) {
-                    common.add(p);
-                }
-            }
-            if (!common.isEmpty()) {
-                parameters.setApplicationProtocols(common.toArray(new String[0]));
-            }
-        }
-        switch (host.getCertificateVerification()) {
-            case REQUIRED:
-                parameters.setNeedClientAuth(true);
-                break;
-            case OPTIONAL:
-            case OPTIONAL_NO_CA:
-                parameters.setWantClientAuth(true);
-                break;
-            default:
-                parameters.setNeedClientAuth(false);
-                parameters.setWantClientAuth(false);
-        }
-        engine.setSSLParameters(parameters);
-        return engine;
-    }
-
-    /** With several certificates (RSA and EC, say): the first whose key suits a cipher suite the client offered. */
-    private static SSLHostConfigCertificate certificateFor(SSLHostConfig host, List<Cipher> clientCiphers) {
-        Set<SSLHostConfigCertificate> certificates = host.getCertificates(true);
-        Iterator<SSLHostConfigCertificate> it = certificates.iterator();
-        SSLHostConfigCertificate first = it.next();
-        if (certificates.size() == 1 || clientCiphers == null) {
-            return first;
-        }
-        for (Cipher cipher : clientCiphers) {
-            for (SSLHostConfigCertificate certificate : certificates) {
-                if (certificate.getType().isCompatibleWith(cipher.getAu())) {
-                    return certificate;
-                }
-            }
-        }
-        return first;
+        return new TlsChannel(socket, tls, tlsBuffers, sniParseLimit);
     }
 
     // ------------------------------------------------------------------ accepting
@@ -732,6 +607,11 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
      * Sets the socket up and records the connection; a sync connection starts on its own thread. On failure the
      * socket is closed and its place under {@code maxConnections} given back: Tomcat's Acceptor closes only sockets
      * it finds in {@code connections}, as NioEndpoint knows.
+     * <p>
+     * Follows Tomcat 10.1.59 {@code NioEndpoint.setSocketOptions} (same in 11.0.25): non-blocking, TCP options unless
+     * on a Unix socket, read and write timeouts, keep-alive count, then registration. Differs on purpose: a TLS
+     * connection's channel is made by the wrapper ({@code newTlsChannel}), buffers come from this endpoint's pool when a
+     * request needs them, and registration goes to the chosen loop.
      *
      * @return the wrapper, or {@code null} if the socket could not be set up
      */
@@ -877,6 +757,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         }
     }
 
+    /** Follows Tomcat 10.1.59 {@code AbstractJsseEndpoint.getLocalAddress} (11.0.25: {@code AbstractNetworkChannelEndpoint}). */
     @Override
     protected InetSocketAddress getLocalAddress() throws IOException {
         ServerSocketChannel ssc = serverSocket;
@@ -886,7 +767,12 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         return (InetSocketAddress) ssc.getLocalAddress();
     }
 
-    /** Wakes an acceptor blocked waiting for a client (pause, stop), on a Unix socket too. */
+    /**
+     * Wakes an acceptor blocked waiting for a client (pause, stop), on a Unix socket too. Follows Tomcat 10.1.59
+     * {@code NioEndpoint.unlockAccept} (same in 11.0.25): on a Unix socket, a connection to the socket file. Differs on
+     * purpose: the acceptor's selector is woken first, which is enough, so there is no wait for the acceptor to
+     * leave its accept (Tomcat polls its state for up to a second).
+     */
     @Override
     protected void unlockAccept() {
         Selector sel = acceptSelector;
@@ -923,7 +809,25 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         this.unixDomainSocketPathPermissions = permissions;
     }
 
-    /** Names the connector after its socket file when there is no port, as NioEndpoint does. */
+    /** @return permissions the socket file's directory is created with, and must not exceed; {@code null}: unchecked */
+    public String getUnixDomainSocketParentPermissions() {
+        return unixDomainSocketParentPermissions;
+    }
+
+    public void setUnixDomainSocketParentPermissions(String permissions) {
+        this.unixDomainSocketParentPermissions = permissions;
+    }
+
+    /** @return who may own the socket file's directory besides the user running Tomcat ({@code ""}: anyone) */
+    public String getUnixDomainSocketParentOwner() {
+        return unixDomainSocketParentOwner;
+    }
+
+    public void setUnixDomainSocketParentOwner(String owner) {
+        this.unixDomainSocketParentOwner = owner;
+    }
+
+    /** Names the connector after its socket file when there is no port: Tomcat 10.1.59 {@code NioEndpoint.getId}. */
     @Override
     public String getId() {
         return unixDomainSocketPath;

@@ -212,7 +212,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
                 Math.min(STOCK_WRITE_BUFFER, endpoint.getSocketProperties().getAppWriteBufSize()),
                 endpoint.classifier(), flusher, out, writeCounters, hooks);
         if (endpoint.getUnixDomainSocketPath() != null) {
-            // A Unix socket has no IP addresses: present the local host, as Tomcat's NIO connector does.
+            // A Unix socket has no IP addresses: present the local host, as Tomcat's NIO connector does (10.1.59
+            // NioSocketWrapper's constructor; see "addresses" below).
             localAddr = "127.0.0.1";
             localName = "localhost";
             localPort = 0;
@@ -335,7 +336,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             return true;
         }
         if (model == ThreadModel.REACTOR) {
-            // sTomcat-Async-Fix: the worker owns the connection until it gives it back (applyInterest).
+            // Like stock NIO, a poller hands each request to a worker: the worker owns the connection until it gives it
+            // back (applyInterest).
             suspendInterest();
             endpoint.runOnWorker(() -> runOnWorker(event, consumed));
             return true;
@@ -369,8 +371,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     }
 
     /**
-     * sTomcat-Sync: the connection's own thread serves request after request and waits on the connection itself
-     * for the next one, with the keep-alive timeout (the connection timeout when keep-alive is infinite, as BIO's
+     * One thread per connection, like Tomcat 7's blocking connector (BIO): the connection's own thread serves request
+     * after request and waits on the connection itself for the next one, with the keep-alive timeout (the connection timeout when keep-alive is infinite, as BIO's
      * default was). Returns when the connection closes or a request goes asynchronous (its dispatch comes back here).
      */
     void serveOnOwnThread() {
@@ -1231,6 +1233,11 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     }
 
     // ------------------------------------------------------------------ addresses
+    // Follows Tomcat 10.1.59 org/apache/tomcat/util/net/NioEndpoint.java, NioSocketWrapper.populateRemoteHost,
+    // populateRemoteAddr, populateRemotePort, populateLocalName, populateLocalAddr, populateLocalPort (and, in the
+    // constructor, its Unix-socket "127.0.0.1"/"localhost"/port 0 values); Tomcat 11.0.25 is the same. Re-synced
+    // 2026-11-25. Differs on purpose: no null check of the channel (ours is final and never null, Tomcat's NioChannel
+    // is recycled).
 
     @Override
     protected void populateRemoteHost() {
@@ -1459,6 +1466,13 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
      * leader when the socket is ready ({@link #onReady}); a {@code BLOCK} operation waits on its caller's thread.
      * Calls on one operation are serialised as on Tomcat's NIO: a second notification while one is processed is
      * dropped ({@code completionDone}).
+     * <p>
+     * Follows Tomcat 10.1.59 {@code org/apache/tomcat/util/net/NioEndpoint.java}, {@code NioSocketWrapper.NioOperationState}
+     * ({@code run}: the {@code completionDone} serialisation, bytes a processor handed back read first, the
+     * completion check and handler call of {@code SocketWrapperBase.OperationState}); Tomcat 11.0.25 is the same.
+     * Differs on purpose: a socket that is not ready is armed with the connection's loop (Tomcat: its poller), and
+     * the completion runs on the loop's leader inline (Tomcat: an executor thread); {@code BLOCK} waits on the
+     * caller's {@link SocketWaiter}.
      */
     private final class LoopOperation<A> extends OperationState<A> {
 

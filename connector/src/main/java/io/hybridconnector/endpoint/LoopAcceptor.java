@@ -12,8 +12,8 @@ import org.apache.juli.logging.Log;
 import org.apache.juli.logging.LogFactory;
 
 /**
- * The listening socket as one loop sees it when loops accept for themselves ({@code acceptMode="loops"}, the
- * paper's second future-work item): the leader that finds the socket acceptable accepts, and registers the new
+ * The listening socket as one loop sees it when loops accept for themselves ({@code acceptMode="loops"}; the idea:
+ * seeds/000, future work): the leader that finds the socket acceptable accepts, and registers the new
  * connection with its own selector on the spot. No acceptor thread, no queue, no wake-up. Every loop watches the same
  * listening socket; the kernel hands each client to one of them.
  * <p>

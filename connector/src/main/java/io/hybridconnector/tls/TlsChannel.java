@@ -21,7 +21,6 @@ import io.hybridconnector.write.PendingOutput;
 
 import org.apache.tomcat.util.net.TLSClientHelloExtractor;
 import org.apache.tomcat.util.net.TLSClientHelloExtractor.ExtractorResult;
-import org.apache.tomcat.util.net.openssl.ciphers.Cipher;
 
 /**
  * TLS over one non-blocking {@link SocketChannel}, with an {@link SSLEngine} chosen from the client's hello (SNI,
@@ -33,13 +32,25 @@ import org.apache.tomcat.util.net.openssl.ciphers.Cipher;
  * returns them without a syscall.
  * <p>
  * Not thread-safe: used under the connection's lock, or by the loop's leader that owns the connection.
+ * <p>
+ * <b>Follows Tomcat 10.1.59</b> {@code org/apache/tomcat/util/net/SecureNioChannel.java}, re-synced 2026-11-25:
+ * {@code processSNI} ({@link #readClientHello}: the hello is parsed with Tomcat's {@code TLSClientHelloExtractor},
+ * grown up to {@code sniParseLimit}, a plain-HTTP request answered with its 400, ALPN taken only from a hello with
+ * SNI, the default host for a hello too large to parse; the hello's protocols, groups and signature schemes choose the
+ * engine, {@link ClientHello}), {@code handshake}, {@code read}, {@code write} and {@code close}. Tomcat 11.0.25's
+ * {@code SecureNioChannel} is the same but for how the hello reaches the endpoint (arguments, not 10.1's thread
+ * locals). Differs on purpose: it never waits (Tomcat's {@code handshake} returns interest ops too, but its
+ * {@code rehandshake} blocks on a selector, and its reads and writes are driven by the poller): encrypted bytes the kernel did not take stay here and
+ * count as the connection's bytes behind; the engine's delegated tasks run inline (Tomcat's too, on its worker); no
+ * renegotiation ({@code rehandshake}, so no late client-certificate request); {@code close_notify} only when it can
+ * leave at once; buffers come from a pool and go back while the connection is idle; messages are our own words.
  */
 public final class TlsChannel implements GatheringByteChannel, ScatteringByteChannel, PendingOutput {
 
-    /** Creates the server engine for the host name the client asked for ({@code null}: the default host). */
+    /** Creates the server engine for what the client said in its hello ({@link TlsEngineFactory}). */
     @FunctionalInterface
     public interface EngineFactory {
-        SSLEngine create(String sniHostName, List<Cipher> clientCiphers, List<String> clientApplicationProtocols);
+        SSLEngine create(ClientHello hello);
     }
 
     /** Thrown when a client spoke plain HTTP to the TLS port: a 400 has been sent (or tried); close the connection. */
@@ -263,9 +274,7 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
         } finally {
             netIn.flip();
         }
-        String host = null;
-        List<Cipher> ciphers = Collections.emptyList();
-        List<String> alpn = null;
+        ClientHello parsed;
         switch (hello.getResult()) {
             case NEED_READ:
                 return SelectionKey.OP_READ;
@@ -279,28 +288,36 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
                 flushOnce();
                 throw new PlainTextRequestException();
             case COMPLETE:
-                host = hello.getSNIValue();
-                alpn = hello.getClientRequestedApplicationProtocols();
-                ciphers = hello.getClientRequestedCiphers();
-                clientProtocols = hello.getClientRequestedProtocols();
-                clientCipherNames = hello.getClientRequestedCipherNames();
-                break;
             case NOT_PRESENT:
-                ciphers = hello.getClientRequestedCiphers();
+                parsed = parsed(hello);
                 clientProtocols = hello.getClientRequestedProtocols();
                 clientCipherNames = hello.getClientRequestedCipherNames();
                 break;
             default:
                 // UNDERFLOW: a hello larger than sniParseLimit; the default host's configuration answers it.
+                parsed = ClientHello.UNPARSED;
                 break;
         }
-        sniHostName = host == null || host.isEmpty() ? null : host.toLowerCase(Locale.ENGLISH);
-        engine = factory.create(sniHostName, ciphers, alpn);
+        sniHostName = parsed.sniHostName();
+        engine = factory.create(parsed);
         packetSize = engine.getSession().getPacketBufferSize();
         appSize = engine.getSession().getApplicationBufferSize();
         netIn = ensureCapacity(netIn, packetSize);
         engine.beginHandshake();
         return 0;
+    }
+
+    /**
+     * The hello's parts that choose the engine. As in Tomcat's {@code SecureNioChannel.processSNI}, ALPN is taken
+     * only from a hello that carries SNI ({@code COMPLETE}).
+     */
+    private static ClientHello parsed(TLSClientHelloExtractor hello) {
+        boolean sni = hello.getResult() == ExtractorResult.COMPLETE;
+        String host = sni ? hello.getSNIValue() : null;
+        host = host == null || host.isEmpty() ? null : host.toLowerCase(Locale.ENGLISH);
+        return new ClientHello(host, hello.getClientRequestedCiphers(),
+                sni ? hello.getClientRequestedApplicationProtocols() : null, hello.getClientRequestedProtocols(),
+                hello.getClientSupportedGroups(), hello.getClientSignatureSchemes());
     }
 
     private void runTasks() {

@@ -97,7 +97,7 @@ class TlsChannelTest {
             });
             SocketChannel sc = ssc.accept();
             sc.configureBlocking(false);
-            TlsChannel tls = new TlsChannel(sc, (sni, ciphers, alpn) -> {
+            TlsChannel tls = new TlsChannel(sc, hello -> {
                 SSLEngine e = server.createSSLEngine();
                 e.setUseClientMode(false);
                 return e;
