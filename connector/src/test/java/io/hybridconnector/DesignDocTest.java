@@ -62,6 +62,11 @@ class DesignDocTest {
         REFERRED.put("AbstractNetworkChannelEndpoint", new Referred(null,
                 "Tomcat 11's home of getLocalAddress (re-sync checklist); the tests compile against Tomcat 10.1",
                 List.of("getLocalAddress")));
+        refer("ThreadMXBean", "java.lang.management.ThreadMXBean",
+                "the JDK's per-thread CPU clock, which TimeSlicing reads for the threads that work off the loops");
+        REFERRED.put("AbstractNioByteChannel", new Referred(null,
+                "Netty's channel base, whose doWrite contract the write strategies' contract is written like; " +
+                        "Netty is not on the class path (only netty-buffer is shaded)", List.of("doWrite")));
         refer("JreCompat", "org.apache.tomcat.util.compat.JreCompat",
                 "Tomcat's JDK-version bridge: TlsEngineFactory sets key-exchange groups through it");
         refer("SocketWrapperBase", "org.apache.tomcat.util.net.SocketWrapperBase",
