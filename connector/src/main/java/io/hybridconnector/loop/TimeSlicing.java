@@ -22,11 +22,12 @@ import java.util.concurrent.TimeUnit;
  * (finishing a request whose loop moved away, or running a task): one whose current piece of work used
  * {@link #COMPUTING_CPU_NANOS} of CPU since the detector first saw it computes; a request that sleeps, waits for a
  * lock or a database uses none, a short request far less. On once the loops and the computing threads together
- * outnumber the CPUs the process may use ({@code availableProcessors()}, which follows {@code taskset} and container
- * limits): while a core is free for every loop, serving inline costs the short requests nothing (measured on two
- * cores with one loop beside one computing request: the worst of 50 light requests 12-78 ms inline, 103-153 ms with
- * them on pool threads). Off once that was last seen {@link #HOLD_NANOS} ago, so that the gap between two computing
- * requests does not flip it. Leaders read it once per ready connection (one volatile read); only the detector writes
+ * are more than twice the CPUs the process may use ({@code availableProcessors()}, which follows {@code taskset} and
+ * container limits), i.e. once each loop would get less than half a CPU: with more CPU than that, serving inline
+ * costs the short requests less than a switch per request does (measured on two cores with one loop beside one
+ * computing request: the worst of 50 light requests 12-78 ms inline, 103-153 ms on pool threads; on one core beside
+ * one request computing 200 ms, light p99 6.0 ms inline and 7.1 ms on pool threads). Off once that was last seen
+ * {@link #HOLD_NANOS} ago, so that the gap between two computing requests does not flip it. Leaders read it once per ready connection (one volatile read); only the detector writes
  * it.
  */
 public final class TimeSlicing {
@@ -41,8 +42,9 @@ public final class TimeSlicing {
     private final LoopThreadPool pool;
     private final boolean enabled;
     /**
-     * Computing threads from which the loops share CPUs with them: the CPUs this process may use minus its loops. While
-     * fewer compute, a core is free for every loop and serving inline costs the short requests nothing.
+     * Computing threads from which each loop would get less than half a CPU beside them: then the short requests of a
+     * loop, all on one thread, get less CPU than the fewest computing requests, and serving them on pool threads pays.
+     * With fewer, serving inline costs them nothing worth a thread switch per request.
      */
     private final int computingToShare;
     private volatile boolean on;
@@ -57,7 +59,7 @@ public final class TimeSlicing {
         this.pool = pool;
         this.counters = counters;
         this.enabled = enabled && THREADS.isThreadCpuTimeSupported();
-        this.computingToShare = Math.max(1, Runtime.getRuntime().availableProcessors() - loops + 1);
+        this.computingToShare = Math.max(1, 2 * Runtime.getRuntime().availableProcessors() - loops + 1);
     }
 
     /** @return whether ready connections go to pool threads for now. Any thread; one volatile read. */
