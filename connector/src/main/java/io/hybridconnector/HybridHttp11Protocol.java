@@ -76,15 +76,15 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
         settings.blockedHandOffMillis(millis);
     }
 
-    /** @return {@code auto} (default) or {@code off}: whether loops serve on pool threads while requests compute */
+    /** @return {@code off} (default) or {@code auto}: whether loops serve on pool threads while requests compute */
     public String getTimeSlicing() {
         return endpoint().isTimeSlicingEnabled() ? "auto" : "off";
     }
 
     /**
-     * {@code auto} (default): while requests compute beside the loops (found by the stall detector), ready connections
-     * are served on pool threads, as stock NIO serves them, so that short requests get their share of the CPU;
-     * {@code off}: loops always serve inline.
+     * {@code auto}: while requests compute beside the loops (found by the stall detector), ready connections are served
+     * on pool threads, as stock NIO serves them, so that short requests get their share of the CPU; {@code off}
+     * (default): loops always serve inline. Off by default because it is not better everywhere (README, fairness).
      */
     public void setTimeSlicing(String mode) {
         settings.timeSlicing(mode);

@@ -86,9 +86,9 @@ final class HybridSettings {
         } else if (m.equalsIgnoreCase("off")) {
             endpoint.setTimeSlicingEnabled(false);
         } else {
-            reject("timeSlicing=\"" + mode + "\": accepted values are auto (default: while requests compute beside " +
-                    "the loops, ready connections are served on pool threads, as stock NIO serves them), off (loops " +
-                    "always serve inline)");
+            reject("timeSlicing=\"" + mode + "\": accepted values are off (default: loops always serve inline), " +
+                    "auto (while requests compute beside the loops, ready connections are served on pool threads, " +
+                    "as stock NIO serves them)");
         }
     }
 

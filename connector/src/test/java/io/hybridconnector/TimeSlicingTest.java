@@ -13,7 +13,7 @@ import io.hybridconnector.loop.LoopCounters;
 import org.junit.jupiter.api.Test;
 
 /**
- * Time slicing, through real sockets on a one-loop server: while requests compute off the loop on twice as many threads
+ * Time slicing ({@code timeSlicing="auto"}; off by default), through real sockets on a one-loop server: while requests compute off the loop on twice as many threads
  * as there are CPUs (so that the loop would get less than half a core), the loop serves its other connections on pool threads
  * (they get CPU time per thread, as on stock NIO); once nothing computes, the fast path is back (no thread switch).
  * Requests that sleep do not switch it on, and {@code timeSlicing="off"} never does.
@@ -26,7 +26,7 @@ class TimeSlicingTest {
 
     @Test
     void computingRequestsMakeTheLoopServeOnPoolThreadsUntilTheyEnd() throws Exception {
-        try (TestServer server = new TestServer(HYBRID, "loops", "1"); Socket light = server.connect()) {
+        try (TestServer server = new TestServer(HYBRID, "loops", "1", "timeSlicing", "auto"); Socket light = server.connect()) {
             Socket[] heavy = connect(server);
             warmUp(heavy, light, "/compute?ms=1");
             LoopCounters c = server.hybrid().counters();
@@ -47,7 +47,7 @@ class TimeSlicingTest {
 
     @Test
     void sleepingRequestsLeaveTheFastPathAlone() throws Exception {
-        try (TestServer server = new TestServer(HYBRID, "loops", "1"); Socket light = server.connect()) {
+        try (TestServer server = new TestServer(HYBRID, "loops", "1", "timeSlicing", "auto"); Socket light = server.connect()) {
             Socket[] heavy = connect(server);
             warmUp(heavy, light, "/block?ms=1");
             server.hybrid().counters().reset();
@@ -57,8 +57,8 @@ class TimeSlicingTest {
     }
 
     @Test
-    void offMeansInlineWhateverComputes() throws Exception {
-        try (TestServer server = new TestServer(HYBRID, "loops", "1", "timeSlicing", "off");
+    void offByDefaultMeansInlineWhateverComputes() throws Exception {
+        try (TestServer server = new TestServer(HYBRID, "loops", "1");
                 Socket light = server.connect()) {
             Socket[] heavy = connect(server);
             warmUp(heavy, light, "/compute?ms=1");

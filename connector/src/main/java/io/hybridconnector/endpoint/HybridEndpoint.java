@@ -89,7 +89,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     private StallDetector detector;
     /** Whether requests compute off the loops, so that loops serve on pool threads; replaced at each start. */
     private volatile TimeSlicing timeSlicing = new TimeSlicing(null, null, false, 1);
-    private boolean timeSlicingEnabled = true;
+    private boolean timeSlicingEnabled;
     /**
      * Writes the gathered bytes of requests that pause (OutputHold): the stall detector, or under thread models that
      * do not hand loops off, a detector that looks at no loop and does only this.
