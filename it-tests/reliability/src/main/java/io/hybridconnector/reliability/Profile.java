@@ -22,7 +22,7 @@ public record Profile(String name, int idleConnections, int slowlorisConnections
 
     public static Profile of(String name) {
         return switch (name) {
-            case "quick" -> new Profile("quick", 2_000, 200, 50, 100, 20_000, 20, Duration.ofMinutes(3),
+            case "quick" -> new Profile("quick", 2_000, 200, 50, 30, 20_000, 20, Duration.ofMinutes(3),
                     Duration.ofSeconds(5), Duration.ofSeconds(5));
             case "full" -> new Profile("full", 10_000, 2_000, 200, 1_000, 20_000, 100, Duration.ofMinutes(30),
                     Duration.ofSeconds(30), Duration.ofSeconds(20));

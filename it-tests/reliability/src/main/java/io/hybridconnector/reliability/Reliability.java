@@ -13,6 +13,7 @@ import java.util.Map;
 
 import io.hybridconnector.reliability.report.Findings;
 import io.hybridconnector.reliability.scenario.FaultsScenario;
+import io.hybridconnector.reliability.scenario.IdleScenario;
 
 /**
  * The reliability suite of issue 16: runs the chosen scenarios in order against real Tomcat distributions with stock
@@ -28,6 +29,7 @@ public final class Reliability {
     static List<Scenario> all() {
         List<Scenario> s = new ArrayList<>();
         s.add(new FaultsScenario());
+        s.add(new IdleScenario());
         return s;
     }
 

@@ -90,6 +90,7 @@ public final class FaultsScenario implements Scenario {
         for (int i = 0; i < Math.min(repeats, 20); i++) {
             async = describe(at, "/samples/async-timeout?timeoutMs=100");
         }
+        lab.log("  %s faults done", side.label());
         long t0 = System.nanoTime();
         int churnErrors = churn(at, lab.profile().churnConnections());
         long churnMillis = (System.nanoTime() - t0) / 1_000_000;
