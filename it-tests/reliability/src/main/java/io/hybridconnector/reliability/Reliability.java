@@ -14,6 +14,7 @@ import java.util.Map;
 import io.hybridconnector.reliability.report.Findings;
 import io.hybridconnector.reliability.scenario.FaultsScenario;
 import io.hybridconnector.reliability.scenario.IdleScenario;
+import io.hybridconnector.reliability.scenario.SlowReadersScenario;
 
 /**
  * The reliability suite of issue 16: runs the chosen scenarios in order against real Tomcat distributions with stock
@@ -30,6 +31,7 @@ public final class Reliability {
         List<Scenario> s = new ArrayList<>();
         s.add(new FaultsScenario());
         s.add(new IdleScenario());
+        s.add(new SlowReadersScenario());
         return s;
     }
 
