@@ -14,6 +14,7 @@ import java.util.Map;
 import io.hybridconnector.reliability.report.Findings;
 import io.hybridconnector.reliability.scenario.FaultsScenario;
 import io.hybridconnector.reliability.scenario.IdleScenario;
+import io.hybridconnector.reliability.scenario.GracefulStopScenario;
 import io.hybridconnector.reliability.scenario.SlowReadersScenario;
 
 /**
@@ -32,6 +33,7 @@ public final class Reliability {
         s.add(new FaultsScenario());
         s.add(new IdleScenario());
         s.add(new SlowReadersScenario());
+        s.add(new GracefulStopScenario());
         return s;
     }
 

@@ -124,6 +124,18 @@ public final class RawConnection implements AutoCloseable {
         }
     }
 
+    /** How the server ended an idle connection within {@code waitMillis}: "FIN", "RST" or "open". */
+    public String closeKind(int waitMillis) {
+        try {
+            socket.setSoTimeout(waitMillis);
+            return in.read(buffer) < 0 ? "FIN" : "data";
+        } catch (SocketTimeoutException e) {
+            return "open";
+        } catch (IOException e) {
+            return "RST";
+        }
+    }
+
     /** Sends FIN: the request is complete and nothing more will come, but the response is still read. */
     public void halfClose() throws IOException {
         socket.shutdownOutput();
