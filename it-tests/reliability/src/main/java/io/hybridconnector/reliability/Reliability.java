@@ -14,6 +14,10 @@ import java.util.Map;
 import io.hybridconnector.reliability.report.Findings;
 import io.hybridconnector.reliability.scenario.FaultsScenario;
 import io.hybridconnector.reliability.scenario.IdleScenario;
+import io.hybridconnector.reliability.scenario.SoakScenario;
+import io.hybridconnector.reliability.scenario.OverloadScenario;
+import io.hybridconnector.reliability.scenario.SlowlorisScenario;
+import io.hybridconnector.reliability.scenario.LimitsScenario;
 import io.hybridconnector.reliability.scenario.GracefulStopScenario;
 import io.hybridconnector.reliability.scenario.SlowReadersScenario;
 
@@ -27,6 +31,10 @@ import io.hybridconnector.reliability.scenario.SlowReadersScenario;
  */
 public final class Reliability {
 
+    /** Report sections (Findings' scenario keys), in the order the report shows them: the order they run. */
+    static final List<String> SECTIONS = List.of("error", "4-faults", "1-idle", "3-slow-readers", "6-graceful-stop",
+            "5-uploads-limits", "2-slowloris", "8-overload", "7-soak");
+
     /** Every scenario, in the order they run. */
     static List<Scenario> all() {
         List<Scenario> s = new ArrayList<>();
@@ -34,6 +42,10 @@ public final class Reliability {
         s.add(new IdleScenario());
         s.add(new SlowReadersScenario());
         s.add(new GracefulStopScenario());
+        s.add(new LimitsScenario());
+        s.add(new SlowlorisScenario());
+        s.add(new OverloadScenario());
+        s.add(new SoakScenario());
         return s;
     }
 
@@ -54,7 +66,7 @@ public final class Reliability {
                 + "-" + profile.name()).toString())).toAbsolutePath();
         Path home = benchTarget.resolve("dist/apache-tomcat-10.1.59");
         Lab lab = new Lab(home, benchTarget.resolve("artifacts/hybrid-connector.jar"),
-                benchTarget.resolve("artifacts/samples.war"), target.resolve("run"), profile, new Findings());
+                benchTarget.resolve("artifacts/samples.war"), target.resolve("run"), results, profile, new Findings());
         for (Path p : List.of(home.resolve("bin/catalina.sh"), lab.connectorJar(), lab.samplesWar())) {
             if (!Files.exists(p)) {
                 throw new IllegalStateException("missing " + p + ": run with -pl it-tests/reliability -am package");
@@ -72,14 +84,14 @@ public final class Reliability {
             try {
                 s.run(lab);
             } catch (Exception e) {
+                lab.findings().begin("error", "scenarios that failed");
                 lab.findings().note("error", s.name() + " failed: " + e);
                 lab.log("%s failed: %s", s.name(), e);
                 e.printStackTrace(Lab.OUT);
             }
             timing.append(s.name()).append(' ').append((System.nanoTime() - t0) / 1_000_000_000).append(" s; ");
-            lab.findings().write(results, header(profile, started, timing));
+            lab.findings().write(results, header(profile, started, timing), SECTIONS);
         }
-        lab.findings().write(results, header(profile, started, timing));
         lab.log("report: %s", results.resolve("report.md"));
     }
 
@@ -94,7 +106,7 @@ public final class Reliability {
                 + "| machine | " + Runtime.getRuntime().availableProcessors() + " CPUs (shared with other jobs), kernel "
                 + System.getProperty("os.version") + " |\n"
                 + "| profile | " + profile + " |\n"
-                + "| seconds per scenario | " + timing + "total " + (System.nanoTime() - started) / 1_000_000_000
+                + "| seconds per scenario (this invocation) | " + timing + "total " + (System.nanoTime() - started) / 1_000_000_000
                 + " s |\n"
                 + "\nVerdict: `ok` ours equal or better (within the slack named), `worse` ours worse, `differs` the two"
                 + " behave differently where they should not. Every figure comes from this run.\n";

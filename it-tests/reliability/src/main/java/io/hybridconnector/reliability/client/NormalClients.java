@@ -27,9 +27,13 @@ public final class NormalClients {
 
     /** Starts: 1 s of warm-up, then a measured window of {@code window}. */
     public static NormalClients start(InetSocketAddress at, Duration window) {
+        return start(new CellSpec(at, "/samples/size?kb=0.1", CONNECTIONS, Duration.ofSeconds(1), window,
+                Duration.ofSeconds(10), 102).withThinkTime(THINK));
+    }
+
+    /** Starts any cell on a thread of its own (the overload and the soak use it for their heavier clients). */
+    public static NormalClients start(CellSpec spec) {
         NormalClients n = new NormalClients();
-        CellSpec spec = new CellSpec(at, "/samples/size?kb=0.1", CONNECTIONS, Duration.ofSeconds(1), window,
-                Duration.ofSeconds(10), 102).withThinkTime(THINK);
         Thread t = new Thread(() -> {
             try {
                 n.result.complete(LoadGenerator.run(spec));

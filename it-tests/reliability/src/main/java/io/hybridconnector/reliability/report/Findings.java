@@ -60,34 +60,53 @@ public final class Findings {
         return Math.abs(v) >= 100 ? String.format("%.0f", v) : String.format("%.2f", v);
     }
 
-    public void write(Path dir, String header) throws IOException {
-        Files.createDirectories(dir);
-        StringBuilder csv = new StringBuilder("scenario,metric,stock,ours,verdict\n");
-        for (Row r : rows) {
-            csv.append(r.scenario).append(',').append(quote(r.metric)).append(',').append(quote(r.stock))
-                    .append(',').append(quote(r.ours)).append(',').append(r.verdict).append('\n');
-        }
-        Files.writeString(dir.resolve("findings.csv"), csv, StandardCharsets.UTF_8);
-        Files.writeString(dir.resolve("report.md"), markdown(header), StandardCharsets.UTF_8);
-    }
-
-    String markdown(String header) {
-        StringBuilder md = new StringBuilder(header).append('\n');
-        for (Map.Entry<String, String> s : titles.entrySet()) {
-            md.append("## ").append(s.getKey()).append(": ").append(s.getValue()).append("\n\n");
-            md.append("| figure | stock NIO | ours | verdict |\n|---|---|---|---|\n");
+    /**
+     * Writes each scenario's section as {@code sections/NAME.md} and {@code sections/NAME.csv}, then {@code
+     * report.md} and {@code findings.csv} from every section in {@code dir}, in {@code order}: scenarios run by
+     * separate invocations into the same directory (each short enough to hold the machine's lock briefly) end up
+     * in one report.
+     */
+    public void write(Path dir, String header, List<String> order) throws IOException {
+        Path sections = dir.resolve("sections");
+        Files.createDirectories(sections);
+        for (String scenario : titles.keySet()) {
+            Files.writeString(sections.resolve(scenario + ".md"), section(scenario), StandardCharsets.UTF_8);
+            StringBuilder csv = new StringBuilder();
             for (Row r : rows) {
-                if (r.scenario.equals(s.getKey())) {
-                    md.append("| ").append(r.metric).append(" | ").append(r.stock).append(" | ").append(r.ours)
-                            .append(" | ").append(r.verdict).append(" |\n");
+                if (r.scenario.equals(scenario)) {
+                    csv.append(r.scenario).append(',').append(quote(r.metric)).append(',').append(quote(r.stock))
+                            .append(',').append(quote(r.ours)).append(',').append(r.verdict).append('\n');
                 }
             }
-            for (String n : notes.getOrDefault(s.getKey(), List.of())) {
-                md.append("\n").append(n).append('\n');
-            }
-            md.append('\n');
+            Files.writeString(sections.resolve(scenario + ".csv"), csv, StandardCharsets.UTF_8);
         }
-        return md.toString();
+        StringBuilder md = new StringBuilder(header).append('\n');
+        StringBuilder csv = new StringBuilder("scenario,metric,stock,ours,verdict\n");
+        for (String scenario : order) {
+            Path section = sections.resolve(scenario + ".md");
+            if (Files.exists(section)) {
+                md.append(Files.readString(section, StandardCharsets.UTF_8));
+                csv.append(Files.readString(sections.resolve(scenario + ".csv"), StandardCharsets.UTF_8));
+            }
+        }
+        Files.writeString(dir.resolve("findings.csv"), csv, StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("report.md"), md, StandardCharsets.UTF_8);
+    }
+
+    String section(String scenario) {
+        StringBuilder md = new StringBuilder();
+        md.append("## ").append(scenario).append(": ").append(titles.get(scenario)).append("\n\n");
+        md.append("| figure | stock NIO | ours | verdict |\n|---|---|---|---|\n");
+        for (Row r : rows) {
+            if (r.scenario.equals(scenario)) {
+                md.append("| ").append(r.metric).append(" | ").append(r.stock).append(" | ").append(r.ours)
+                        .append(" | ").append(r.verdict).append(" |\n");
+            }
+        }
+        for (String n : notes.getOrDefault(scenario, List.of())) {
+            md.append("\n").append(n).append('\n');
+        }
+        return md.append('\n').toString();
     }
 
     private static String quote(String s) {

@@ -148,7 +148,7 @@ public final class GracefulStopScenario implements Scenario {
     }
 
     /** Outcomes of that kind; "(any)" sums the kinds that start with the same words. */
-    private static long count(Map<String, Long> requests, String kind) {
+    private static long outcomes(Map<String, Long> requests, String kind) {
         if (!kind.endsWith("(any)")) {
             return requests.getOrDefault(kind, 0L);
         }
@@ -167,8 +167,8 @@ public final class GracefulStopScenario implements Scenario {
         kinds.add("TRUNCATED or not 200 (any)");
         kinds.add("unanswered, sent before the stop command");
         for (String k : kinds) {
-            long sv = count(s.requests, k);
-            long ov = count(o.requests, k);
+            long sv = outcomes(s.requests, k);
+            long ov = outcomes(o.requests, k);
             String verdict = k.startsWith("TRUNCATED") || k.contains("before the stop") ? (ov <= sv ? "ok" : "worse")
                     : "";
             f.add(NAME, "requests: " + k, sv, ov, verdict);
