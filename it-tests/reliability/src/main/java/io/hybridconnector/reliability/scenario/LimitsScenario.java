@@ -31,6 +31,9 @@ public final class LimitsScenario implements Scenario {
     private static final String LIMITS = "maxPostSize=\"1024\" maxSwallowSize=\"65536\" maxHttpHeaderSize=\"4096\""
             + " maxHeaderCount=\"20\" maxTrailerSize=\"256\"";
 
+    /** Separates what a client sees of the response from whether writing its body failed (see {@link #report}). */
+    private static final String WRITE_NOTE = "|";
+
     private record Upload(String result, long millis, CellResult normal) {
     }
 
@@ -92,12 +95,15 @@ public final class LimitsScenario implements Scenario {
     private static Map<String, String> limits(InetSocketAddress at) throws IOException {
         Map<String, String> m = new LinkedHashMap<>();
         String form = "application/x-www-form-urlencoded";
-        m.put("maxPostSize: form body of 1000 bytes (limit 1024)", post(at, "/samples/size", form,
+        // /samples/echo calls getParameter, which parses a form body (up to maxPostSize)
+        m.put("maxPostSize: form body of 1000 bytes to /samples/echo (limit 1024)", post(at, "/samples/echo", form,
                 "kb=0.1&p=" + "a".repeat(1000 - 9)));
-        m.put("maxPostSize: form body of 2000 bytes", post(at, "/samples/size", form, "kb=0.1&p=" + "a".repeat(1991)));
-        m.put("maxSwallowSize: 32 KB body the servlet does not read (limit 64 KB)",
+        m.put("maxPostSize: form body of 2000 bytes to /samples/echo", post(at, "/samples/echo", form,
+                "kb=0.1&p=" + "a".repeat(1991)));
+        // /samples/size has no doPost: a 405 that leaves the body unread, for Tomcat to swallow (up to maxSwallowSize)
+        m.put("maxSwallowSize: 32 KB body left unread (POST to /samples/size: 405; limit 64 KB)",
                 post(at, "/samples/size?kb=0.1", "application/octet-stream", "x".repeat(32 * 1024)));
-        m.put("maxSwallowSize: 1 MB body the servlet does not read",
+        m.put("maxSwallowSize: 1 MB body left unread",
                 post(at, "/samples/size?kb=0.1", "application/octet-stream", "x".repeat(1024 * 1024)));
         m.put("maxHttpHeaderSize: 3 KB header (limit 4096)", get(at, "X-Pad: " + "a".repeat(3 * 1024) + "\r\n"));
         m.put("maxHttpHeaderSize: 8 KB header", get(at, "X-Pad: " + "a".repeat(8 * 1024) + "\r\n"));
@@ -148,7 +154,7 @@ public final class LimitsScenario implements Scenario {
             RawConnection.Response r = c.read(10_000);
             boolean closed = r.complete() ? c.closedByServer(500) : true;
             return r.status() + (r.complete() ? "" : " incomplete") + (closed ? ", closed" : ", kept open")
-                    + writeNote;
+                    + WRITE_NOTE + writeNote;
         }
     }
 
@@ -164,7 +170,13 @@ public final class LimitsScenario implements Scenario {
                 o.normal.latencyMillis(99), 2);
         f.addSame(NAME, "normal clients meanwhile: errors", s.normal.errorsText(), o.normal.errorsText());
         for (String k : cases.get(Side.STOCK).keySet()) {
-            f.addSame(NAME, k, cases.get(Side.STOCK).get(k), cases.get(Side.OURS).get(k));
+            String[] sv = cases.get(Side.STOCK).get(k).split("\\" + WRITE_NOTE, -1);
+            String[] ov = cases.get(Side.OURS).get(k).split("\\" + WRITE_NOTE, -1);
+            f.addSame(NAME, k, sv[0], ov[0]);
+            if (!sv[1].isEmpty() || !ov[1].isEmpty()) {
+                f.add(NAME, k + ": the client's write of the body", sv[1].isEmpty() ? "all written" : sv[1].trim(),
+                        ov[1].isEmpty() ? "all written" : ov[1].trim(), "");
+            }
         }
         f.note(NAME, "Both connectors with `" + LIMITS.replace("\"", "'") + "`. Each limit case on a fresh"
                 + " connection: status, whether the response was complete, and whether the server closed the"
