@@ -26,6 +26,7 @@ public final class OverloadScenario implements Scenario {
     private static final String NAME = "8-overload";
     private static final String PATH = "/samples/compute?ms=1";
     private static final Duration THINK = Duration.ofMillis(100);
+    private static final int CAPACITY_ROUNDS = 2;
 
     private record Outcome(double capacity, CellResult overload, Snapshot before, Snapshot peak, Snapshot after) {
     }
@@ -45,12 +46,22 @@ public final class OverloadScenario implements Scenario {
         Map<Side, Outcome> out = new EnumMap<>(Side.class);
         try (ServerUnderTest server = ServerUnderTest.start(lab, "overload", "", "")) {
             Map<Side, Double> capacity = new EnumMap<>(Side.class);
-            for (Side side : Side.values()) {
-                CellResult r = LoadGenerator.run(new CellSpec(server.address(side), PATH, 16, Duration.ofSeconds(2),
-                        Duration.ofSeconds(3), Duration.ofSeconds(10), -1));
-                capacity.put(side, r.requestsPerSecond());
-                lab.log("  %s capacity: %s", side.label(), NormalClients.describe(r));
+            Map<Side, String> rounds = new EnumMap<>(Side.class);
+            for (int round = 0; round < CAPACITY_ROUNDS; round++) {
+                for (Side side : Side.values()) {
+                    CellResult r = LoadGenerator.run(new CellSpec(server.address(side), PATH, 16,
+                            Duration.ofSeconds(2), Duration.ofSeconds(3), Duration.ofSeconds(10), -1));
+                    capacity.merge(side, r.requestsPerSecond(), Math::max);
+                    rounds.merge(side, Findings.format(r.requestsPerSecond()) + " (p99 "
+                            + Findings.format(r.latencyMillis(99)) + " ms)", (a, b) -> a + ", " + b);
+                    lab.log("  %s capacity: %s", side.label(), NormalClients.describe(r));
+                }
             }
+            lab.findings().begin(NAME, title());
+            lab.findings().add(NAME, "capacity per round, interleaved: req/s (p99)", rounds.get(Side.STOCK),
+                    rounds.get(Side.OURS), "");
+            lab.findings().add(NAME, "ours' counters after the capacity rounds: HandOffs, ComputedHandOffs,"
+                    + " PredictedHandOffs, LoopWaitP99Micros, ThreadsNow", "n/a", ourCounters(server), "");
             double rate = Math.max(capacity.get(Side.STOCK), capacity.get(Side.OURS));
             // a connection offers at most 1 / THINK requests per second
             int connections = (int) Math.ceil(3 * rate * THINK.toMillis() / 1000.0);
@@ -60,6 +71,15 @@ public final class OverloadScenario implements Scenario {
             long oom = server.logLinesContaining("OutOfMemoryError");
             report(lab, out, rate, connections, oom, server.tomcat().logs().contains("OutOfMemoryError"));
         }
+    }
+
+    private static String ourCounters(ServerUnderTest server) throws java.io.IOException {
+        StringBuilder sb = new StringBuilder();
+        for (String c : new String[] { "HandOffs", "ComputedHandOffs", "PredictedHandOffs", "LoopWaitP99Micros",
+                "ThreadsNow" }) {
+            sb.append(sb.length() == 0 ? "" : ", ").append(server.ourCounter(c));
+        }
+        return sb.toString();
     }
 
     private Outcome overload(Lab lab, ServerUnderTest server, Side side, double capacity, int connections)
@@ -93,11 +113,10 @@ public final class OverloadScenario implements Scenario {
     private static void report(Lab lab, Map<Side, Outcome> out, double rate, int connections, long oom,
             boolean anyOom) {
         Findings f = lab.findings();
-        f.begin(NAME, new OverloadScenario().title());
         Outcome s = out.get(Side.STOCK);
         Outcome o = out.get(Side.OURS);
-        f.add(NAME, "capacity, closed loop of 16 (req/s)", Findings.format(s.capacity), Findings.format(o.capacity),
-                "");
+        f.add(NAME, "capacity, closed loop of 16: best round (req/s)", Findings.format(s.capacity),
+                Findings.format(o.capacity), o.capacity >= 0.9 * s.capacity ? "ok" : "worse");
         f.add(NAME, "overload: served req/s", Findings.format(s.overload.requestsPerSecond()),
                 Findings.format(o.overload.requestsPerSecond()), "");
         f.addLowerIsBetter(NAME, "overload: p50 ms", s.overload.latencyMillis(50), o.overload.latencyMillis(50), 2);
