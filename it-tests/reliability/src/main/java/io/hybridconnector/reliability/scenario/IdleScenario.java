@@ -239,7 +239,7 @@ public final class IdleScenario implements Scenario {
         f.add(NAME, "connections after closing them all (Tomcat's count)", s.after.connections(),
                 o.after.connections(), o.after.connections() <= s.after.connections() ? "ok" : "worse");
         f.addLowerIsBetter(NAME, "fds with them open - before, per connection", (s.during.fds() - s.before.fds())
-                / (double) Math.max(1, s.opened), (o.during.fds() - o.before.fds()) / (double) Math.max(1, o.opened), 0);
+                / (double) Math.max(1, s.opened), (o.during.fds() - o.before.fds()) / (double) Math.max(1, o.opened), 0.01);
         f.add(NAME, "whole server: fds after all were closed - before any was opened", o.after.fds() - s.before.fds(),
                 o.after.fds() - s.before.fds(), o.after.fds() <= s.before.fds() ? "ok" : "worse");
         AtLimit ls = limit.get(Side.STOCK);
