@@ -76,7 +76,8 @@ public final class SoakScenario implements Scenario {
                 loads.put(side, l);
             }
             long t0 = System.nanoTime();
-            long endAt = t0 + length.toNanos() + 1_000_000_000L;
+            // the last sample must still be under load: the clients stop 1 s (warm-up) + length after t0
+            long endAt = t0 + length.toNanos() + 1_000_000_000L - lab.profile().soakSample().toNanos();
             while (System.nanoTime() < endAt) {
                 Thread.sleep(lab.profile().soakSample().toMillis());
                 long sec = (System.nanoTime() - t0) / 1_000_000_000L;
