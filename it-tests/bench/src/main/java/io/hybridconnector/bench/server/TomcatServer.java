@@ -64,6 +64,15 @@ public final class TomcatServer implements AutoCloseable {
         return config.base();
     }
 
+    /**
+     * How the Tomcat JVM ended, once {@link #close} returned: 0 after a clean stop; 137 when it had to be killed
+     * (it did not exit within 30 s of {@code catalina.sh stop}, e.g. a non-daemon thread left running). The
+     * reliability suite's graceful-stop scenario reads it.
+     */
+    public int exitValue() {
+        return process.exitValue();
+    }
+
     /** Lays out CATALINA_BASE, starts Tomcat and waits until both connectors serve {@code readyPath}. */
     public void start(String readyPath, Duration timeout) throws IOException, InterruptedException {
         prepareBase();
@@ -143,17 +152,23 @@ public final class TomcatServer implements AutoCloseable {
                   <Listener className="org.apache.catalina.core.ThreadLocalLeakPreventionListener" />
                   <Service name="Catalina">
                     <!-- Stock: the settings of shared/anchors/baseline-stock-connectors.md. -->
-                    <Connector port="%d" address="127.0.0.1" protocol="%s" connectionTimeout="20000"
+                    <Connector port="%d" address="127.0.0.1" protocol="%s" %s
                                maxKeepAliveRequests="-1" acceptCount="1024" %s/>
-                    <Connector port="%d" address="127.0.0.1" protocol="%s" connectionTimeout="20000"
+                    <Connector port="%d" address="127.0.0.1" protocol="%s" %s
                                acceptCount="1024" %s/>
                     <Engine name="Catalina" defaultHost="localhost">
                       <Host name="localhost" appBase="webapps" unpackWARs="true" autoDeploy="false" />
                     </Engine>
                   </Service>
                 </Server>
-                """.formatted(shutdownPort, stockPort, STOCK_PROTOCOL, config.extraStockAttributes(), ourPort,
-                OUR_PROTOCOL, config.extraOurAttributes());
+                """.formatted(shutdownPort, stockPort, STOCK_PROTOCOL, defaultTimeout(config.extraStockAttributes()),
+                config.extraStockAttributes(), ourPort, OUR_PROTOCOL, defaultTimeout(config.extraOurAttributes()),
+                config.extraOurAttributes());
+    }
+
+    /** connectionTimeout="20000" unless the extra attributes set it (an XML attribute may appear only once). */
+    private static String defaultTimeout(String extraAttributes) {
+        return extraAttributes.contains("connectionTimeout=") ? "" : "connectionTimeout=\"20000\"";
     }
 
     private void prepareBase() throws IOException {

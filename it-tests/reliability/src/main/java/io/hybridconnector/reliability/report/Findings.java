@@ -1,0 +1,115 @@
+package io.hybridconnector.reliability.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every figure the scenarios measured, stock NIO beside ours, and what each scenario wants to say in words; written
+ * as {@code report.md} and {@code findings.csv}. Only measured values go in (each row is added by the scenario that
+ * measured it). Used from the harness's main thread.
+ */
+public final class Findings {
+
+    /** One figure of one scenario. {@code verdict}: "ok", "worse", "differs", or "" when there is nothing to judge. */
+    public record Row(String scenario, String metric, String stock, String ours, String verdict) {
+    }
+
+    private final List<Row> rows = new ArrayList<>();
+    private final Map<String, List<String>> notes = new LinkedHashMap<>();
+    private final Map<String, String> titles = new LinkedHashMap<>();
+
+    public void begin(String scenario, String title) {
+        titles.put(scenario, title);
+    }
+
+    public void add(String scenario, String metric, Object stock, Object ours, String verdict) {
+        rows.add(new Row(scenario, metric, String.valueOf(stock), String.valueOf(ours), verdict));
+    }
+
+    /** A figure where lower is better (or equal is the goal): "ok" when ours is at most stock's plus a slack. */
+    public void addLowerIsBetter(String scenario, String metric, double stock, double ours, double slack) {
+        add(scenario, metric, format(stock), format(ours), ours <= stock + slack ? "ok" : "worse");
+    }
+
+    /** A figure both must show the same. */
+    public void addSame(String scenario, String metric, Object stock, Object ours) {
+        add(scenario, metric, stock, ours, String.valueOf(stock).equals(String.valueOf(ours)) ? "ok" : "differs");
+    }
+
+    public void note(String scenario, String text) {
+        notes.computeIfAbsent(scenario, k -> new ArrayList<>()).add(text);
+    }
+
+    public List<Row> rows() {
+        return List.copyOf(rows);
+    }
+
+    public static String format(double v) {
+        if (Double.isNaN(v)) {
+            return "n/a";
+        }
+        if (v == Math.rint(v) && Math.abs(v) < 1e12) {
+            return Long.toString((long) v);
+        }
+        return Math.abs(v) >= 100 ? String.format("%.0f", v) : String.format("%.2f", v);
+    }
+
+    /**
+     * Writes each scenario's section as {@code sections/NAME.md} and {@code sections/NAME.csv}, then {@code
+     * report.md} and {@code findings.csv} from every section in {@code dir}, in {@code order}: scenarios run by
+     * separate invocations into the same directory (each short enough to hold the machine's lock briefly) end up
+     * in one report.
+     */
+    public void write(Path dir, String header, List<String> order) throws IOException {
+        Path sections = dir.resolve("sections");
+        Files.createDirectories(sections);
+        for (String scenario : titles.keySet()) {
+            Files.writeString(sections.resolve(scenario + ".md"), section(scenario), StandardCharsets.UTF_8);
+            StringBuilder csv = new StringBuilder();
+            for (Row r : rows) {
+                if (r.scenario.equals(scenario)) {
+                    csv.append(r.scenario).append(',').append(quote(r.metric)).append(',').append(quote(r.stock))
+                            .append(',').append(quote(r.ours)).append(',').append(r.verdict).append('\n');
+                }
+            }
+            Files.writeString(sections.resolve(scenario + ".csv"), csv, StandardCharsets.UTF_8);
+        }
+        StringBuilder md = new StringBuilder(header).append('\n');
+        StringBuilder csv = new StringBuilder("scenario,metric,stock,ours,verdict\n");
+        for (String scenario : order) {
+            Path section = sections.resolve(scenario + ".md");
+            if (Files.exists(section)) {
+                md.append(Files.readString(section, StandardCharsets.UTF_8));
+                csv.append(Files.readString(sections.resolve(scenario + ".csv"), StandardCharsets.UTF_8));
+            }
+        }
+        Files.writeString(dir.resolve("findings.csv"), csv, StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("report.md"), md, StandardCharsets.UTF_8);
+    }
+
+    String section(String scenario) {
+        StringBuilder md = new StringBuilder();
+        md.append("## ").append(scenario).append(": ").append(titles.get(scenario)).append("\n\n");
+        md.append("| figure | stock NIO | ours | verdict |\n|---|---|---|---|\n");
+        for (Row r : rows) {
+            if (r.scenario.equals(scenario)) {
+                md.append("| ").append(r.metric).append(" | ").append(r.stock).append(" | ").append(r.ours)
+                        .append(" | ").append(r.verdict).append(" |\n");
+            }
+        }
+        for (String n : notes.getOrDefault(scenario, List.of())) {
+            md.append("\n").append(n).append('\n');
+        }
+        return md.append('\n').toString();
+    }
+
+    private static String quote(String s) {
+        return s.contains(",") || s.contains("\"") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
+    }
+}
