@@ -328,16 +328,13 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     }
 
     private boolean runFromLoop(SocketEvent event, int consumed) {
-        if (timeSlicing.isOn()) {
-            // Requests compute beside the loops: serve this one on a pool thread, as stock NIO would (TimeSlicing).
-            loop.getCounters().timeSlicedRun();
-            suspendInterest();
-            endpoint.runOnWorker(() -> runOnWorker(event, consumed));
-            return true;
-        }
-        if (model == ThreadModel.REACTOR) {
-            // Like stock NIO, a poller hands each request to a worker: the worker owns the connection until it gives it
-            // back (applyInterest).
+        if (model == ThreadModel.REACTOR || timeSlicing.isOn()) {
+            // Like stock NIO, a poller hands each request to a worker: always under the reactor model, and while
+            // requests compute beside the loops (TimeSlicing). The worker owns the connection until it gives it back
+            // (applyInterest).
+            if (model != ThreadModel.REACTOR) {
+                loop.getCounters().timeSlicedRun();
+            }
             suspendInterest();
             endpoint.runOnWorker(() -> runOnWorker(event, consumed));
             return true;
