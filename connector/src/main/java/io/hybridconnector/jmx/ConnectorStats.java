@@ -116,6 +116,16 @@ public final class ConnectorStats implements ConnectorStatsMBean {
         return loops().getTimeSlicedRuns();
     }
 
+    @Override
+    public long getExecutorRuns() {
+        return loops().getExecutorRuns();
+    }
+
+    @Override
+    public int getExecutorTasksRunning() {
+        return endpoint.getExecutorTasksRunning();
+    }
+
     /** @return the loops' waits merged now (empty when the connector is stopped) */
     public LoopWaitHistogram.Snapshot loopWaits() {
         return LoopWaitHistogram.snapshot(endpoint.eventLoops());

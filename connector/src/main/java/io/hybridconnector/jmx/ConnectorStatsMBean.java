@@ -27,6 +27,15 @@ public interface ConnectorStatsMBean {
     /** Ready connections served on a pool thread because requests computed beside the loops. */
     long getTimeSlicedRuns();
 
+    /**
+     * Ready connections served on the executor the operator gave ({@code executor}, {@code useVirtualThreads}, Spring
+     * Boot's virtual threads) because their previous request left its loop (it blocked, or its class is known to).
+     */
+    long getExecutorRuns();
+
+    /** Tasks running on that executor right now (0 without one). */
+    int getExecutorTasksRunning();
+
     // how long ready connections waited for their loop (microseconds; log-linear buckets, within 25%)
     long getLoopWaits();
     long getLoopWaitP50Micros();
