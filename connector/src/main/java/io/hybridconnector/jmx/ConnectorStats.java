@@ -107,6 +107,11 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     }
 
     @Override
+    public long getStarvedHandOffs() {
+        return loops().getHandOffs(io.hybridconnector.loop.HandOffPolicy.Decision.STARVED);
+    }
+
+    @Override
     public long getTimeSlicingSwitchedOn() {
         return loops().getTimeSlicingOn();
     }

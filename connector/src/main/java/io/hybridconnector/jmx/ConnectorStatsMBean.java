@@ -17,6 +17,11 @@ public interface ConnectorStatsMBean {
     long getStallHandOffs();
     /** The stall detector saw the request compute past blockedHandOffMillis while other connections may wait. */
     long getComputedHandOffs();
+    /**
+     * The request held its loop for blockedHandOffMillis but was on a CPU for less than half of it (an overloaded
+     * machine): the loop moved; the request's class was not learnt as long.
+     */
+    long getStarvedHandOffs();
     /** The request was about to wait for its own socket (a body still in flight, a client that reads slowly). */
     long getIoHandOffs();
     /** The request's class held loops before: moved before it ran. */

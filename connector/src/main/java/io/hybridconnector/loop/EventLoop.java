@@ -449,6 +449,7 @@ public final class EventLoop {
         // Marked before the move: once moved, the request may end and its thread mark itself back at any moment.
         LoopThread from = leader;
         if (from != null) {
+            from.movedBecause(why);
             from.offLoop(true);
         }
         if (!runSeq.compareAndSet(seq, seq | HANDED_OFF)) {

@@ -150,6 +150,22 @@ public final class LoopThread extends Thread {
         return offLoopSince;
     }
 
+    /**
+     * Why the loop this thread led last moved away from its run; written by the mover before the move, read by this
+     * thread once the run ends (after the move, which the run word orders).
+     */
+    private volatile HandOffPolicy.Decision lastMove = HandOffPolicy.Decision.STAY;
+
+    void movedBecause(HandOffPolicy.Decision why) {
+        lastMove = why;
+    }
+
+    /** @return why the loop moved away from the calling thread's last run that lost it ({@code STAY}: never) */
+    public static HandOffPolicy.Decision lastMoveOfCurrent() {
+        LoopThread t = current();
+        return t == null ? HandOffPolicy.Decision.STAY : t.lastMove;
+    }
+
     int tid() {
         return tid;
     }
