@@ -68,6 +68,7 @@ public final class LoopThread extends Thread {
                 if (work instanceof EventLoop) {
                     ((EventLoop) work).lead(this);
                 } else {
+                    lastMove = HandOffPolicy.Decision.STAY; // a task, not the rest of a request that moved
                     offLoopSince = System.nanoTime();
                     pool.runTask((Runnable) work);
                 }
@@ -158,6 +159,11 @@ public final class LoopThread extends Thread {
 
     void movedBecause(HandOffPolicy.Decision why) {
         lastMove = why;
+    }
+
+    /** @return why this thread's current work left its loop ({@code STAY}: it runs a task, or never led) */
+    HandOffPolicy.Decision lastMove() {
+        return lastMove;
     }
 
     /** @return why the loop moved away from the calling thread's last run that lost it ({@code STAY}: never) */
