@@ -5,7 +5,7 @@ import java.nio.channels.SocketChannel;
 import io.hybridconnector.endpoint.HybridEndpoint;
 import io.hybridconnector.jmx.ConnectorStats;
 import io.hybridconnector.loop.LoopCounters;
-import io.hybridconnector.loop.ThreadModel;
+import io.hybridconnector.schedule.ThreadModel;
 import io.hybridconnector.write.WriteCounters;
 import io.hybridconnector.write.WriteStrategy;
 

@@ -7,7 +7,7 @@ import javax.management.JMException;
 
 import io.hybridconnector.endpoint.HybridEndpoint;
 import io.hybridconnector.jmx.ConnectorStats;
-import io.hybridconnector.loop.ThreadModel;
+import io.hybridconnector.schedule.ThreadModel;
 import io.hybridconnector.write.WriteStrategy;
 
 import org.apache.coyote.Adapter;

@@ -18,8 +18,9 @@ import io.hybridconnector.loop.LoopCounters;
 import io.hybridconnector.loop.LoopThreadPool;
 import io.hybridconnector.loop.HandOffPolicy;
 import io.hybridconnector.loop.StallDetector;
-import io.hybridconnector.loop.ThreadModel;
 import io.hybridconnector.loop.TimeSlicing;
+import io.hybridconnector.schedule.Scheduler;
+import io.hybridconnector.schedule.ThreadModel;
 import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.tls.TlsBufferPool;
 import io.hybridconnector.tls.TlsChannel;
@@ -108,6 +109,8 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     private ByteBufAllocator writeBehindAllocator;
     private WriteStrategy writeStrategy = WriteStrategy.HYBRID;
     private ThreadModel threadModel = ThreadModel.HYBRID;
+    /** Which thread runs each connection's events, for the thread model; made at each start. */
+    private Scheduler scheduler;
     /** {@code acceptMode="loops"}: each loop accepts on the shared listening socket; no acceptor thread. */
     private boolean acceptOnLoops;
     private LoopAcceptor[] loopAcceptors = new LoopAcceptor[0];
@@ -149,7 +152,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     /** @return the event loops running, or configured when stopped ({@code threads} of them under {@code single}) */
     public int getLoops() {
         int running = loops.length;
-        return running > 0 ? running : threadModel == ThreadModel.SINGLE ? getMaxThreads() : loopCount;
+        return running > 0 ? running : threadModel.loops(loopCount, getMaxThreads());
     }
 
     public void setLoops(int loops) {
@@ -235,8 +238,8 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
             return;
         }
         HybridSocketWrapper wrapper = wrap(socket, loop);
-        if (wrapper != null && threadModel != ThreadModel.SYNC) {
-            wrapper.registerWithLoop();
+        if (wrapper != null) {
+            scheduler.open(wrapper, true);
         }
     }
 
@@ -302,9 +305,9 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         }
     }
 
-    /** Runs connection work on a pooled thread: a reactor's worker, or a connection's own thread (sync). */
-    void runOnWorker(Runnable work) {
-        pool.execute(work);
+    /** @return which thread runs each connection's events, for the thread model; {@code null} when stopped */
+    Scheduler scheduler() {
+        return scheduler;
     }
 
     public WriteStrategy getWriteStrategy() {
@@ -367,7 +370,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         running = true;
         paused = false;
         int threads = getMaxThreads();
-        int n = threadModel == ThreadModel.SINGLE ? threads : Math.max(1, Math.min(loopCount, threads));
+        int n = threadModel.loops(loopCount, threads);
         pool = new LoopThreadPool(getName(), threads, getDaemon(), taskExecutor());
         detector = threadModel.handsOff() ?
                 new StallDetector(new HandOffPolicy(blockedHandOffMillis), loopWarnMillis) : null;
@@ -384,6 +387,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         initializeConnectionLatch();
         pool.start(created);
         timeSlicing = new TimeSlicing(pool, counters, detector != null && timeSlicingEnabled, n);
+        scheduler = threadModel.newScheduler(pool, timeSlicing, counters, hasTaskExecutor());
         if (detector != null) {
             detector.start(created, timeSlicing, getName() + "-stall-detector");
             outputWatcher = detector;
@@ -633,14 +637,12 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         if (wrapper == null) {
             return false;
         }
-        if (threadModel != ThreadModel.SYNC) {
-            loop.submit(wrapper::registerWithLoop);
-        }
+        scheduler.open(wrapper, false);
         return true;
     }
 
     /**
-     * Sets the socket up and records the connection; a sync connection starts on its own thread. On failure the
+     * Sets the socket up and records the connection (the scheduler then opens it). On failure the
      * socket is closed and its place under {@code maxConnections} given back: Tomcat's Acceptor closes only sockets
      * it finds in {@code connections}, as NioEndpoint knows.
      * <p>
@@ -663,9 +665,6 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
             wrapper.setWriteTimeout(getConnectionTimeout());
             wrapper.setKeepAliveLeft(getMaxKeepAliveRequests());
             connections.put(socket, wrapper);
-            if (threadModel == ThreadModel.SYNC) {
-                pool.execute(wrapper::serveOnOwnThread);
-            }
             return wrapper;
         } catch (Throwable t) {
             org.apache.tomcat.util.ExceptionUtils.handleThrowable(t);

@@ -25,8 +25,8 @@ import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.LoopChannel;
 import io.hybridconnector.loop.LoopThread;
 import io.hybridconnector.loop.StallDetector;
-import io.hybridconnector.loop.ThreadModel;
-import io.hybridconnector.loop.TimeSlicing;
+import io.hybridconnector.schedule.ScheduledConnection;
+import io.hybridconnector.schedule.Scheduler;
 import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.classify.RequestClassifier.RequestClass;
 import io.hybridconnector.tls.TlsChannel;
@@ -77,10 +77,12 @@ import org.apache.tomcat.util.net.WriteBuffer;
  * Asynchronous operations ({@code useAsyncIO}, {@link LoopOperation}): tried on the caller; what the kernel could
  * not do yet is completed by the loop's leader when the socket is ready, reads under the lock, writes without it.
  * <p>
- * Thread models ({@link ThreadModel}): {@code reactor} runs events on a pool worker ({@link #runOnWorker});
- * {@code sync} serves the connection on its own thread ({@link #serveOnOwnThread}); the others run on the loop.
+ * Which thread runs an event is the endpoint's {@link Scheduler}'s decision (one per thread model, in
+ * {@code io.hybridconnector.schedule}); this class offers it the ways to run one ({@link ScheduledConnection}) and
+ * never asks which model runs.
  */
-public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> implements LoopChannel {
+public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel>
+        implements LoopChannel, ScheduledConnection {
 
     private static final Log log = LogFactory.getLog(HybridSocketWrapper.class);
 
@@ -144,13 +146,15 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     /** Takes bytes behind out after a run: its state is the loop leader's. */
     private final WriteBehindFlusher flusher;
     private final WriteCounters writeCounters;
-    private final ThreadModel model;
-    /** Whether to serve on a pool thread for now because requests compute beside the loops. */
-    private final TimeSlicing timeSlicing;
-    /** The operator gave an executor ({@code executor}, {@code useVirtualThreads}): requests that block run there. */
-    private final boolean executorForBlocking;
+    /** Decides which thread runs each event (the thread model); one per endpoint start. */
+    private final Scheduler scheduler;
     /**
-     * With {@link #executorForBlocking}: the previous request left its loop (it blocked, or its class is known to), so
+     * The operator gave an executor ({@code executor}, {@code useVirtualThreads}) and the scheduler starts requests
+     * that blocked there: runs measure whether they left their loop ({@link #lastRunLeftLoop}).
+     */
+    private final boolean tracksLeftLoop;
+    /**
+     * With {@link #tracksLeftLoop}, lock: the previous request left its loop (it blocked, or its class is known to), so
      * the next one starts on the executor. Written at the end of a run under the lock, read by the leader when the
      * connection is ready again (after that run gave the connection back); a stale read costs one misplaced run.
      */
@@ -205,9 +209,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         this.lock = lockOf(this);
         this.socketBufferHandler = NO_BUFFERS;
         this.writeCounters = endpoint.writeCounters();
-        this.model = endpoint.getThreadModel();
-        this.timeSlicing = endpoint.timeSlicing();
-        this.executorForBlocking = endpoint.hasTaskExecutor() && model.handsOff();
+        this.scheduler = endpoint.scheduler();
+        this.tracksLeftLoop = scheduler.startsBlockersOnExecutor();
         this.behind = new WriteBehindBuffer(endpoint.writeBehindAllocator(), endpoint.getWriteBehindLimit(),
                 writeCounters);
         this.tls = endpoint.isSSLEnabled() ? endpoint.newTlsChannel(channel) : null;
@@ -232,7 +235,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         }
     }
 
-    EventLoop loop() {
+    @Override
+    public EventLoop loop() {
         return loop;
     }
 
@@ -246,8 +250,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
 
     // ------------------------------------------------------------------ loop side (leader only)
 
-    /** Registers with the loop's selector for the first request. Leader only. */
-    boolean registerWithLoop() {
+    @Override
+    public boolean registerWithLoop() {
         try {
             key = loop.register(channel, SelectionKey.OP_READ, this);
             interestOps = SelectionKey.OP_READ;
@@ -278,13 +282,13 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
                 }
             } else {
                 // Write first, as Tomcat's NIO does; a pending read is reported again on the next select.
-                return runFromLoop(SocketEvent.OPEN_WRITE, SelectionKey.OP_WRITE);
+                return scheduler.onReady(this, SocketEvent.OPEN_WRITE, SelectionKey.OP_WRITE);
             }
         }
         if (isWaiting(readOperation)) {
             return runReadOperationFromLoop();
         }
-        return runFromLoop(SocketEvent.OPEN_READ, SelectionKey.OP_READ);
+        return scheduler.onReady(this, SocketEvent.OPEN_READ, SelectionKey.OP_READ);
     }
 
     @Override
@@ -308,26 +312,25 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             return true;
         }
         setError(new SocketTimeoutException());
-        return runFromLoop(SocketEvent.ERROR, op);
+        return scheduler.onReady(this, SocketEvent.ERROR, op);
     }
 
     private static boolean timedOut(long now, long last, long timeout) {
         return timeout > 0 && now - last > timeout;
     }
 
-    /** Runs a dispatched event (async completion, timeout, ...). Leader only. */
+    /** Runs a dispatched event (async completion, timeout, ...), as the scheduler decides. Leader only. */
     boolean onDispatch(SocketEvent event) {
         if (isClosed()) {
             return true;
         }
-        if (model == ThreadModel.REACTOR) {
-            endpoint.runOnWorker(() -> runOnWorker(event, 0));
-            return true;
-        }
-        if (model == ThreadModel.SYNC) {
-            endpoint.runOnWorker(() -> serveOnOwnThread(event));
-            return true;
-        }
+        return scheduler.onDispatch(this, event);
+    }
+
+    // ------------------------------------------------------------------ ScheduledConnection: ways to run an event
+
+    @Override
+    public boolean dispatchOnLoop(SocketEvent event) {
         if (!lock.tryLock()) {
             pendingEvents.addLast(event);
             markContended();
@@ -336,23 +339,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         return runLockedOnLoop(event, 0);
     }
 
-    private boolean runFromLoop(SocketEvent event, int consumed) {
-        if (model == ThreadModel.REACTOR || timeSlicing.isOn() || (executorForBlocking && lastRunLeftLoop)) {
-            // Like stock NIO, a poller hands each request to a worker: always under the reactor model, while
-            // requests compute beside the loops (TimeSlicing), and, when the operator gave an executor, for a
-            // connection whose last request blocked. The worker owns the connection until it gives it back
-            // (applyInterest).
-            if (model != ThreadModel.REACTOR) {
-                if (timeSlicing.isOn()) {
-                    loop.getCounters().timeSlicedRun();
-                } else {
-                    loop.getCounters().executorRun();
-                }
-            }
-            suspendInterest();
-            endpoint.runOnWorker(() -> runOnWorker(event, consumed));
-            return true;
-        }
+    @Override
+    public boolean runOnLoop(SocketEvent event, int consumed) {
         if (!lock.tryLock()) {
             suspendInterest();
             markContended();
@@ -364,8 +352,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         return runLockedOnLoop(event, consumed);
     }
 
-    /** A reactor's worker: runs the event, then hands the connection back to the loop (a task and a wake-up). */
-    private void runOnWorker(SocketEvent event, int consumed) {
+    @Override
+    public void runOnWorker(SocketEvent event, int consumed) {
         lock.lock();
         try {
             if (isClosed()) {
@@ -374,9 +362,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             if ((consumed & SelectionKey.OP_READ) != 0) {
                 readHint = true;
             }
-            long start = executorForBlocking ? System.nanoTime() : 0;
-            SocketState state = process(event);
-            if (executorForBlocking) {
+            long start = tracksLeftLoop ? System.nanoTime() : 0;
+            SocketState state = runHandler(event);
+            if (tracksLeftLoop) {
                 // Still long (it waited or computed for half the budget): the next request starts here too.
                 lastRunLeftLoop = System.nanoTime() - start >= loop.handOffBudgetNanos() / 2;
             }
@@ -386,50 +374,35 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         }
     }
 
-    /**
-     * One thread per connection, like Tomcat 7's blocking connector (BIO): the connection's own thread serves request
-     * after request and waits on the connection itself for the next one, with the keep-alive timeout (the connection timeout when keep-alive is infinite, as BIO's
-     * default was). Returns when the connection closes or a request goes asynchronous (its dispatch comes back here).
-     */
-    void serveOnOwnThread() {
-        serveOnOwnThread(SocketEvent.OPEN_READ);
+    @Override
+    public boolean lastRunLeftLoop() {
+        return lastRunLeftLoop;
     }
 
-    private void serveOnOwnThread(SocketEvent first) {
+    @Override
+    public void lock() {
         lock.lock();
-        try {
-            SocketEvent event = first;
-            while (!isClosed()) {
-                readHint = true;
-                SocketState state = process(event);
-                if (isClosed()) {
-                    return;
-                }
-                int op;
-                if (state == SocketState.OPEN) {
-                    op = SelectionKey.OP_READ; // the next request
-                } else if (state == SocketState.LONG && requestedOps != 0) {
-                    // Servlet non-blocking I/O: the listener waits for the socket, so this thread does.
-                    op = (requestedOps & SelectionKey.OP_WRITE) != 0 ? SelectionKey.OP_WRITE : SelectionKey.OP_READ;
-                } else {
-                    return; // asynchronous: the dispatch that ends it comes back through onDispatch
-                }
-                if (!behind.isEmpty()) {
-                    flusher.drain();
-                }
-                long timeout = op == SelectionKey.OP_WRITE ? getWriteTimeout() :
-                        getReadTimeout() > 0 ? getReadTimeout() : endpoint.getConnectionTimeout();
-                try {
-                    awaitSocket(op, timeout);
-                } catch (IOException e) {
-                    close();
-                    return;
-                }
-                event = op == SelectionKey.OP_WRITE ? SocketEvent.OPEN_WRITE : SocketEvent.OPEN_READ;
-            }
-        } finally {
-            unlockAndResume();
+    }
+
+    @Override
+    public SocketState process(SocketEvent event) {
+        readHint = true;
+        return runHandler(event);
+    }
+
+    @Override
+    public int requestedOps() {
+        return requestedOps;
+    }
+
+    @Override
+    public void awaitOnOwnThread(int op) throws IOException {
+        if (!behind.isEmpty()) {
+            flusher.drain();
         }
+        long timeout = op == SelectionKey.OP_WRITE ? getWriteTimeout() :
+                getReadTimeout() > 0 ? getReadTimeout() : endpoint.getConnectionTimeout();
+        awaitSocket(op, timeout);
     }
 
     /** Runs the handler inline on the leader; the lock is held on entry and released here. */
@@ -437,9 +410,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         boolean leading;
         try {
             long seq = loop.beginRun(this);
-            SocketState state = process(event);
+            SocketState state = runHandler(event);
             leading = loop.endRun(seq);
-            if (executorForBlocking) {
+            if (tracksLeftLoop) {
                 lastRunLeftLoop = !leading;
             }
             afterRun(state, consumed, leading);
@@ -575,14 +548,15 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             if (isClosed()) {
                 return;
             }
-            SocketState state = process(event);
+            SocketState state = runHandler(event);
             afterRun(state, 0, loop.inLoop());
         } finally {
             unlockAndResume();
         }
     }
 
-    private void unlockAndResume() {
+    @Override
+    public void unlockAndResume() {
         if (releasePending && lock.getHoldCount() == 1) {
             releaseMemory(); // closed by another thread while this one held the connection
         }
@@ -593,7 +567,8 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         }
     }
 
-    private SocketState process(SocketEvent event) {
+    /** Runs an event through Tomcat's handler (the TLS handshake first, until done). Lock held. */
+    private SocketState runHandler(SocketEvent event) {
         Thread previous = processingThread;
         processingThread = Thread.currentThread();
         requestedOps = 0;

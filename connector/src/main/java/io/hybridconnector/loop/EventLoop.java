@@ -63,7 +63,7 @@ public final class EventLoop {
     private final LoopThreadPool pool;
     private final LoopCounters counters;
     private final StallDetector detector;
-    /** {@code false} under {@link ThreadModel#SINGLE}: the leader keeps its loop whatever it waits for. */
+    /** {@code false} without a stall detector (research thread models): the leader keeps its loop whatever it waits for. */
     private final boolean handOffs;
 
     /** Keys reported ready and not yet handled. Leader only; a new leader continues where the old one stopped. */

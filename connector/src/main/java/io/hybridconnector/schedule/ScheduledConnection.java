@@ -1,0 +1,80 @@
+package io.hybridconnector.schedule;
+
+import java.io.IOException;
+
+import io.hybridconnector.loop.EventLoop;
+
+import org.apache.tomcat.util.net.AbstractEndpoint.Handler.SocketState;
+import org.apache.tomcat.util.net.SocketEvent;
+
+/**
+ * What a {@link Scheduler} may do with a connection: the ways to run one of its events, each of which keeps the
+ * connection's rules (one thread at a time under its lock; only the leader touches its key). Implemented by the
+ * endpoint's socket wrapper, the only implementation, so these calls bind to it directly.
+ */
+public interface ScheduledConnection {
+
+    /** @return the loop that owns the connection's key */
+    EventLoop loop();
+
+    /** Registers with the loop's selector for the first request. Leader only. */
+    boolean registerWithLoop();
+
+    /**
+     * Runs a ready event on the leader, inline; if another thread holds the connection, suspends its interest and
+     * resumes it when that thread lets go. Leader only.
+     *
+     * @return whether the calling thread still leads the loop
+     */
+    boolean runOnLoop(SocketEvent event, int consumed);
+
+    /**
+     * Runs a dispatched event on the leader, inline; if another thread holds the connection, the event waits for it.
+     * Leader only.
+     *
+     * @return whether the calling thread still leads the loop
+     */
+    boolean dispatchOnLoop(SocketEvent event);
+
+    /**
+     * Runs an event on the calling thread, not the leader (a worker), waiting for the connection's lock; then gives
+     * the connection back to its loop (a task and a wake-up). Call {@link #suspendInterest} on the leader first.
+     */
+    void runOnWorker(SocketEvent event, int consumed);
+
+    /** Takes the key's interest away until the connection is given back. Leader only. */
+    void suspendInterest();
+
+    /**
+     * With an operator's executor: the previous request left its loop (it blocked, or its class is known to), so the
+     * next one should start there. Written under the lock at the end of a run; a stale read costs one misplaced run.
+     */
+    boolean lastRunLeftLoop();
+
+    // ---------------------------------------------------------------- a connection served on its own thread (sync)
+
+    /** Takes the connection's lock, waiting for it. */
+    void lock();
+
+    /** Lets go of the lock and resumes the connection if the loop found it locked meanwhile. */
+    void unlockAndResume();
+
+    boolean isClosed();
+
+    /** Runs one event through Tomcat's handler on this thread, the socket assumed readable. Lock held. */
+    SocketState process(SocketEvent event);
+
+    /** @return the interest Tomcat's handler registered during the last {@link #process}. Lock held. */
+    int requestedOps();
+
+    /**
+     * Sends the bytes left behind, then waits on this thread for the socket to be ready for {@code op}, with the
+     * write timeout, or for a read the read timeout (the connection timeout when that is infinite). Lock held.
+     *
+     * @throws IOException the wait failed or timed out
+     */
+    void awaitOnOwnThread(int op) throws IOException;
+
+    /** Closes the connection. */
+    void close();
+}
