@@ -1,14 +1,6 @@
 package io.hybridconnector.endpoint;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Paths;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.Executor;
 
@@ -20,14 +12,12 @@ import io.hybridconnector.loop.HandOffPolicy;
 import io.hybridconnector.loop.StallDetector;
 import io.hybridconnector.loop.TimeSlicing;
 import io.hybridconnector.schedule.Scheduler;
-import io.hybridconnector.schedule.ThreadModel;
 import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.tls.TlsBufferPool;
 import io.hybridconnector.tls.TlsChannel;
 import io.hybridconnector.tls.TlsEngineFactory;
 import io.hybridconnector.write.WriteBehindMemory;
 import io.hybridconnector.write.WriteCounters;
-import io.hybridconnector.write.WriteStrategy;
 import io.netty.buffer.ByteBufAllocator;
 
 import org.apache.juli.logging.Log;
@@ -56,46 +46,20 @@ import org.apache.tomcat.util.threads.VirtualThreadExecutor;
  * {@code AbstractEndpoint}, not {@code AbstractJsseEndpoint}: the latter is gone in Tomcat 11 (merged into
  * {@code AbstractEndpoint}), and one jar runs on both.
  */
-public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel> {
+public class HybridEndpoint extends ListeningEndpoint {
 
     private static final Log log = LogFactory.getLog(HybridEndpoint.class);
 
-    /** Default for {@code threads}: enough for requests that block on JDBC or remote calls; idle ones hold none. */
-    public static final int DEFAULT_THREADS = Math.max(200, 16 * Runtime.getRuntime().availableProcessors());
-    /**
-     * A loop held by one request, or without a thread, for longer than this is logged with the request and its stack.
-     * A second: far above the hand-off budget, so it fires only where the bound cannot hold (no free thread, or no
-     * other connection to serve), and below a client's patience.
-     */
-    public static final long DEFAULT_LOOP_WARN_MILLIS = 1000;
-
-    /** Per connection: a 100 KB response's rest after a 16 KB send buffer fits with room to spare. */
-    public static final int DEFAULT_WRITE_BEHIND_LIMIT = 256 * 1024;
     /** Request classes remembered by the classifier (method + path); more are treated as light. */
     static final int CLASSIFIER_CAPACITY = 4096;
-    /** At {@code maxConnections}, the acceptor re-checks at least this often even if no event woke it. */
-    private static final long ADMISSION_BACKSTOP_MILLIS = 1000;
 
-    private volatile ServerSocketChannel serverSocket;
-    /** The acceptor waits for clients here, so that it can tell when one is waiting at maxConnections. */
-    private Selector acceptSelector;
-    /** The listening socket's key in {@link #acceptSelector}. Acceptor thread only. */
-    private SelectionKey acceptKey;
-    /**
-     * The acceptor holds a client at {@code maxConnections}: a connection that closes or goes idle wakes it (its
-     * selector). Written by the acceptor, read by any thread.
-     */
-    private volatile boolean admissionWaiting;
     private EventLoop[] loops = new EventLoop[0];
     private LoopThreadPool pool;
-    /** The executor the operator gave ({@link #setExecutor}); {@code null}: none. */
-    private volatile Executor externalExecutor;
     /** Made at start for {@code useVirtualThreads="true"} without an executor; shut down at stop. */
     private VirtualThreadExecutor virtualThreads;
     private StallDetector detector;
     /** Whether requests compute off the loops, so that loops serve on pool threads; replaced at each start. */
     private volatile TimeSlicing timeSlicing = new TimeSlicing(null, null, false, 1);
-    private boolean timeSlicingEnabled;
     /**
      * Writes the gathered bytes of requests that pause (OutputHold): the stall detector, or under thread models that
      * do not hand loops off, a detector that looks at no loop and does only this.
@@ -107,30 +71,15 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     private final WriteCounters writeCounters = new WriteCounters();
     private final RequestClassifier classifier = new RequestClassifier(CLASSIFIER_CAPACITY);
     private ByteBufAllocator writeBehindAllocator;
-    private WriteStrategy writeStrategy = WriteStrategy.HYBRID;
-    private ThreadModel threadModel = ThreadModel.HYBRID;
     /** Which thread runs each connection's events, for the thread model; made at each start. */
     private Scheduler scheduler;
-    /** {@code acceptMode="loops"}: each loop accepts on the shared listening socket; no acceptor thread. */
-    private boolean acceptOnLoops;
     private LoopAcceptor[] loopAcceptors = new LoopAcceptor[0];
-    private final Object admission = new Object();
-    private String unixDomainSocketPath;
-    private String unixDomainSocketPathPermissions;
-    private String unixDomainSocketParentPermissions;
-    private String unixDomainSocketParentOwner;
-    private int writeBehindLimit = DEFAULT_WRITE_BEHIND_LIMIT;
 
-    private String sslImplementationName;
-    private int sniParseLimit = 64 * 1024;
     /** Makes the TLS contexts at bind and each TLS connection's engine. */
     private final TlsEngineFactory tls = new TlsEngineFactory(this::getSSLHostConfig, negotiableProtocols);
     /** Record buffers of TLS connections that have bytes in flight; idle ones give theirs back. */
     private final TlsBufferPool tlsBuffers = new TlsBufferPool(4096);
 
-    private int loopCount = Runtime.getRuntime().availableProcessors();
-    private long blockedHandOffMillis = 5;
-    private long loopWarnMillis = DEFAULT_LOOP_WARN_MILLIS;
     private int nextLoop;
 
     public HybridEndpoint() {
@@ -155,38 +104,9 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         return running > 0 ? running : threadModel.loops(loopCount, getMaxThreads());
     }
 
-    public void setLoops(int loops) {
-        this.loopCount = loops;
-    }
-
-    /** @return whether loops may serve on pool threads while requests compute beside them ({@code timeSlicing}) */
-    public boolean isTimeSlicingEnabled() {
-        return timeSlicingEnabled;
-    }
-
-    public void setTimeSlicingEnabled(boolean enabled) {
-        this.timeSlicingEnabled = enabled;
-    }
-
     /** @return the current start's switch (read by connections once, when they are created) */
     public TimeSlicing timeSlicing() {
         return timeSlicing;
-    }
-
-    public long getBlockedHandOffMillis() {
-        return blockedHandOffMillis;
-    }
-
-    public void setBlockedHandOffMillis(long millis) {
-        this.blockedHandOffMillis = millis;
-    }
-
-    public long getLoopWarnMillis() {
-        return loopWarnMillis;
-    }
-
-    public void setLoopWarnMillis(long millis) {
-        this.loopWarnMillis = millis;
     }
 
     /** @return the loops running (empty when stopped), for the MBean's loop-wait figures */
@@ -210,78 +130,19 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         return writeBehindAllocator;
     }
 
-    public ThreadModel getThreadModel() {
-        return threadModel;
-    }
-
-    public void setThreadModel(ThreadModel threadModel) {
-        this.threadModel = threadModel;
-    }
-
-    /** @return {@code acceptor} (Tomcat's acceptor thread, default) or {@code loops} */
-    public String getAcceptMode() {
-        return acceptOnLoops ? "loops" : "acceptor";
-    }
-
-    public void setAcceptOnLoops(boolean acceptOnLoops) {
-        this.acceptOnLoops = acceptOnLoops;
-    }
-
     /**
      * A loop accepted a client: admit it under {@code maxConnections} (closing the loop's least-recently-used idle
      * connection at the limit, refusing the client when there is none) and register it with the same loop, inline.
      * Leader only.
      */
     void acceptOnLoop(SocketChannel socket, EventLoop loop) {
-        if (!admit(loop)) {
+        if (!admission.admitOnLoop(loop)) {
             destroySocketUncounted(socket);
             return;
         }
         HybridSocketWrapper wrapper = wrap(socket, loop);
         if (wrapper != null) {
             scheduler.open(wrapper, true);
-        }
-    }
-
-    private boolean admit(EventLoop loop) {
-        int max = getMaxConnections();
-        if (max > 0 && getConnectionCount() >= max) {
-            evictIdleOn(loop);
-        }
-        synchronized (admission) {
-            if (max > 0 && getConnectionCount() >= max) {
-                return false;
-            }
-            try {
-                super.countUpOrAwaitConnection(); // below the limit and serialised: returns at once
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-            return true;
-        }
-    }
-
-    /** Closes the least-recently-used idle connection of {@code loop}, inline. Leader only. */
-    private void evictIdleOn(EventLoop loop) {
-        HybridSocketWrapper lru = null;
-        for (SocketWrapperBase<SocketChannel> w : connections.values()) {
-            HybridSocketWrapper hw = (HybridSocketWrapper) w;
-            if (hw.loop() == loop && hw.isIdle() && !hw.isClosed() &&
-                    (lru == null || hw.getLastRead() < lru.getLastRead())) {
-                lru = hw;
-            }
-        }
-        if (lru != null) {
-            lru.closeIfIdle();
-        }
-    }
-
-    private static void destroySocketUncounted(SocketChannel socket) {
-        try {
-            socket.close();
-        } catch (IOException e) {
-            log.debug("Close failed", e);
         }
     }
 
@@ -310,22 +171,6 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         return scheduler;
     }
 
-    public WriteStrategy getWriteStrategy() {
-        return writeStrategy;
-    }
-
-    public void setWriteStrategy(WriteStrategy writeStrategy) {
-        this.writeStrategy = writeStrategy;
-    }
-
-    public int getWriteBehindLimit() {
-        return writeBehindLimit;
-    }
-
-    public void setWriteBehindLimit(int bytes) {
-        this.writeBehindLimit = bytes;
-    }
-
     @Override
     public void setMaxThreads(int maxThreads) {
         super.setMaxThreads(maxThreads);
@@ -337,29 +182,11 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
 
     // ------------------------------------------------------------------ lifecycle
 
-    /**
-     * TLS contexts first, then the listening socket. Follows Tomcat 10.1.59 {@code NioEndpoint.bind} and
-     * {@code initServerSocket} (same in 11.0.25): TCP socket options, address, port offset and backlog as there; the
-     * Unix-socket branch is {@link UnixSocketFile}. Differs on purpose: the listening socket is non-blocking, watched by
-     * the acceptor's selector (or the loops'); no {@code useInheritedChannel}.
-     */
+    /** TLS contexts first: a wrong keystore or password stops the start before the port is taken. */
     @Override
     public void bind() throws Exception {
-        initTls(); // first: a wrong keystore or password stops the start before the port is taken
-        ServerSocketChannel ssc;
-        if (unixDomainSocketPath != null) {
-            // The file has its permissions from the moment it appears: no window for another local user.
-            ssc = UnixSocketFile.bind(Paths.get(unixDomainSocketPath), unixDomainSocketPathPermissions,
-                    unixDomainSocketParentPermissions, unixDomainSocketParentOwner, getAcceptCount());
-        } else {
-            ssc = ServerSocketChannel.open();
-            socketProperties.setProperties(ssc.socket());
-            ssc.bind(new InetSocketAddress(getAddress(), getPortWithOffset()), getAcceptCount());
-        }
-        ssc.configureBlocking(false);
-        acceptSelector = Selector.open();
-        acceptKey = ssc.register(acceptSelector, SelectionKey.OP_ACCEPT);
-        serverSocket = ssc;
+        initTls();
+        super.bind();
     }
 
     @Override
@@ -382,7 +209,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
             created[i] = new EventLoop(i, pool, counters, detector);
         }
         loops = created;
-        super.setExecutor(pool);
+        useAsTomcatExecutor(pool);
         internalExecutor = true;
         initializeConnectionLatch();
         pool.start(created);
@@ -453,7 +280,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         for (SocketWrapperBase<SocketChannel> w : connections.values()) {
             w.close();
         }
-        super.setExecutor(null);
+        useAsTomcatExecutor(null);
         if (virtualThreads != null) {
             virtualThreads.shutdown(); // ours; an executor the operator gave is theirs to stop, as on stock NIO
             virtualThreads = null;
@@ -492,24 +319,12 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     }
 
     /**
-     * Follows Tomcat 10.1.59 {@code NioEndpoint.doCloseServerSocket} (same in 11.0.25): a Unix socket's file is deleted
-     * once the socket that made it is closed. Differs on purpose: the acceptor's selector is closed too, and idle
-     * keep-alive connections are closed now (graceful stop, see below).
+     * The listening socket ({@link ListeningEndpoint#doCloseServerSocket}), then, differing from Tomcat on purpose,
+     * idle keep-alive connections are closed now (graceful stop, see below).
      */
     @Override
     protected void doCloseServerSocket() throws IOException {
-        ServerSocketChannel ssc = serverSocket;
-        serverSocket = null;
-        if (ssc != null) {
-            ssc.close();
-            if (unixDomainSocketPath != null) {
-                Files.deleteIfExists(Paths.get(unixDomainSocketPath));
-            }
-        }
-        Selector sel = acceptSelector;
-        if (sel != null) {
-            sel.close();
-        }
+        super.doCloseServerSocket();
         // Graceful stop: idle keep-alive connections have nothing in flight; close them now so that
         // awaitConnectionsClose() waits only for requests that are running.
         for (SocketWrapperBase<SocketChannel> w : connections.values()) {
@@ -521,24 +336,6 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
                 });
             }
         }
-    }
-
-    /**
-     * An executor the operator gives ({@code executor="..."} naming a shared {@code <Executor>}, Spring Boot's
-     * virtual threads): work that leaves the loops runs there, as stock NIO runs all its requests there. That is
-     * Tomcat's own executor work (HTTP/2 streams started off a loop, asynchronous dispatches from application threads),
-     * and the requests of a connection whose previous request left its loop (it blocked): with virtual threads, such a
-     * request waits on a virtual thread instead of holding one of {@code threads}. The loops, and requests that block
-     * the first time, stay on the connector's own threads. The connector never shuts this executor down.
-     */
-    @Override
-    public void setExecutor(Executor executor) {
-        this.externalExecutor = executor;
-    }
-
-    /** @return the executor the operator gave, or {@code null} */
-    public Executor getExternalExecutor() {
-        return externalExecutor;
     }
 
     /** Where off-loop tasks run from this start on: the operator's executor, virtual threads, or our pool (null). */
@@ -562,26 +359,9 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
 
     // ------------------------------------------------------------------ TLS
 
-    public String getSslImplementationName() {
-        return sslImplementationName;
-    }
-
-    public void setSslImplementationName(String name) {
-        this.sslImplementationName = name;
-    }
-
     /** @return the SSL implementation in use (JSSE unless {@code sslImplementationName} says otherwise), once bound */
     public SSLImplementation getSslImplementation() {
         return tls.implementation();
-    }
-
-    /** @return how many bytes of a ClientHello are buffered to find its SNI host name */
-    public int getSniParseLimit() {
-        return sniParseLimit;
-    }
-
-    public void setSniParseLimit(int sniParseLimit) {
-        this.sniParseLimit = sniParseLimit;
     }
 
     /** At bind, with TLS on: loads the implementation and makes every host configuration's contexts. */
@@ -612,23 +392,6 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     }
 
     // ------------------------------------------------------------------ accepting
-
-    /** Blocks until a client connects; the acceptor's selector wait replaces a blocking accept(). */
-    @Override
-    protected SocketChannel serverSocketAccept() throws Exception {
-        while (true) {
-            ServerSocketChannel ssc = serverSocket;
-            if (ssc == null) {
-                throw new IOException("Server socket is closed");
-            }
-            SocketChannel socket = ssc.accept();
-            if (socket != null) {
-                return socket;
-            }
-            acceptSelector.select();
-            acceptSelector.selectedKeys().clear();
-        }
-    }
 
     @Override
     protected boolean setSocketOptions(SocketChannel socket) {
@@ -692,181 +455,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         return best;
     }
 
-    /**
-     * At {@code maxConnections}, closes the least-recently-used idle keep-alive connection to make room, instead of
-     * leaving the new client waiting. Acceptor thread only.
-     * <p>
-     * Waits on events only, on the acceptor's selector (issue 16: it polled with {@code select(10)},
-     * {@code sleep(10)} and {@code sleep(1)}): a client arriving (the listening socket's readiness), a connection
-     * closing or going idle ({@link #connectionClosed}, {@link #connectionIdle}: a wake-up while the acceptor holds a
-     * client, nothing otherwise), a pause or a stop ({@link #unlockAccept}). Without a waiting client nothing is
-     * evicted; without an idle connection the client waits, as with Tomcat's own endpoints, until one closes or goes
-     * idle. Never a connection inside a request: only idle ones are candidates, and the victim's loop closes it only
-     * if it is still idle.
-     */
-    @Override
-    protected void countUpOrAwaitConnection() throws InterruptedException {
-        try {
-            while (atLimit() && running && !paused) {
-                if (!awaitAdmissionEvent(SelectionKey.OP_ACCEPT) || !atLimit()) {
-                    continue;
-                }
-                // A client waits: make room if an idle connection allows, then wait for what changes. Only now do
-                // closes and idle connections wake the acceptor, so that a server at its limit with no client waiting
-                // pays nothing per request.
-                admissionWaiting = true;
-                try {
-                    evictLeastRecentlyUsedIdle();
-                    awaitAdmissionEvent(0);
-                } finally {
-                    admissionWaiting = false;
-                }
-            }
-        } finally {
-            setAcceptInterest(SelectionKey.OP_ACCEPT);
-        }
-        super.countUpOrAwaitConnection();
-    }
-
-    private boolean atLimit() {
-        int max = getMaxConnections();
-        return max > 0 && getConnectionCount() >= max;
-    }
-
-    /**
-     * Waits on the acceptor's selector: for a client ({@code OP_ACCEPT}), or only for a wake-up ({@code 0}: a close, a
-     * connection going idle, a pause or a stop). The timeout is a backstop, not a poll: every event wakes it.
-     *
-     * @return whether a client is waiting in the backlog
-     */
-    private boolean awaitAdmissionEvent(int interest) {
-        try {
-            setAcceptInterest(interest);
-            int n = acceptSelector.select(ADMISSION_BACKSTOP_MILLIS);
-            acceptSelector.selectedKeys().clear();
-            return n > 0;
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
-    }
-
-    private void setAcceptInterest(int interest) {
-        SelectionKey k = acceptKey;
-        if (k != null && k.isValid() && k.interestOps() != interest) {
-            k.interestOps(interest);
-        }
-    }
-
-    /** Asks the least-recently-used idle connection's loop to close it, if it is still idle then. */
-    private void evictLeastRecentlyUsedIdle() {
-        HybridSocketWrapper lru = null;
-        for (SocketWrapperBase<SocketChannel> w : connections.values()) {
-            HybridSocketWrapper hw = (HybridSocketWrapper) w;
-            if (hw.isIdle() && !hw.isClosed() && (lru == null || hw.getLastRead() < lru.getLastRead())) {
-                lru = hw;
-            }
-        }
-        if (lru != null) {
-            HybridSocketWrapper victim = lru;
-            victim.loop().submit(() -> {
-                victim.closeIfIdle();
-                return true;
-            });
-        }
-    }
-
-    /** A connection went idle (between requests, nothing behind): wakes the acceptor if it holds a client. */
-    void connectionIdle() {
-        if (admissionWaiting) {
-            acceptSelector.wakeup();
-        }
-    }
-
-    @Override
-    protected void destroySocket(SocketChannel socket) {
-        countDownConnection();
-        try {
-            socket.close();
-        } catch (IOException e) {
-            log.debug("Close failed", e);
-        }
-    }
-
-    /** Follows Tomcat 10.1.59 {@code AbstractJsseEndpoint.getLocalAddress} (11.0.25: {@code AbstractNetworkChannelEndpoint}). */
-    @Override
-    protected InetSocketAddress getLocalAddress() throws IOException {
-        ServerSocketChannel ssc = serverSocket;
-        if (ssc == null || unixDomainSocketPath != null) {
-            return null;
-        }
-        return (InetSocketAddress) ssc.getLocalAddress();
-    }
-
-    /**
-     * Wakes an acceptor blocked waiting for a client (pause, stop), on a Unix socket too. Follows Tomcat 10.1.59
-     * {@code NioEndpoint.unlockAccept} (same in 11.0.25): on a Unix socket, a connection to the socket file. Differs on
-     * purpose: the acceptor's selector is woken first, which is enough, so there is no wait for the acceptor to
-     * leave its accept (Tomcat polls its state for up to a second).
-     */
-    @Override
-    protected void unlockAccept() {
-        Selector sel = acceptSelector;
-        if (sel != null) {
-            sel.wakeup();
-        }
-        if (unixDomainSocketPath == null) {
-            super.unlockAccept();
-            return;
-        }
-        try (SocketChannel wake = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-            wake.connect(UnixDomainSocketAddress.of(unixDomainSocketPath));
-        } catch (IOException | RuntimeException e) {
-            log.debug("Could not wake the acceptor on " + unixDomainSocketPath, e);
-        }
-    }
-
     // ------------------------------------------------------------------ Unix domain socket
-
-    /** @return the socket file this endpoint listens on instead of a TCP port, or {@code null} */
-    public String getUnixDomainSocketPath() {
-        return unixDomainSocketPath;
-    }
-
-    public void setUnixDomainSocketPath(String path) {
-        this.unixDomainSocketPath = path;
-    }
-
-    public String getUnixDomainSocketPathPermissions() {
-        return unixDomainSocketPathPermissions;
-    }
-
-    public void setUnixDomainSocketPathPermissions(String permissions) {
-        this.unixDomainSocketPathPermissions = permissions;
-    }
-
-    /** @return permissions the socket file's directory is created with, and must not exceed; {@code null}: unchecked */
-    public String getUnixDomainSocketParentPermissions() {
-        return unixDomainSocketParentPermissions;
-    }
-
-    public void setUnixDomainSocketParentPermissions(String permissions) {
-        this.unixDomainSocketParentPermissions = permissions;
-    }
-
-    /** @return who may own the socket file's directory besides the user running Tomcat ({@code ""}: anyone) */
-    public String getUnixDomainSocketParentOwner() {
-        return unixDomainSocketParentOwner;
-    }
-
-    public void setUnixDomainSocketParentOwner(String owner) {
-        this.unixDomainSocketParentOwner = owner;
-    }
-
-    /** Names the connector after its socket file when there is no port: Tomcat 10.1.59 {@code NioEndpoint.getId}. */
-    @Override
-    public String getId() {
-        return unixDomainSocketPath;
-    }
 
     // ------------------------------------------------------------------ processing
 
@@ -922,9 +511,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     void connectionClosed(HybridSocketWrapper wrapper) {
         connections.remove(wrapper.getSocket());
         wrapper.loop().deregistered();
-        if (admissionWaiting) {
-            acceptSelector.wakeup(); // a place is free (once the close counts down) for the client the acceptor holds
-        }
+        admission.connectionClosed();
     }
 
     // ------------------------------------------------------------------ monitoring

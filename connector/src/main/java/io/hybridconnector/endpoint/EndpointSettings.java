@@ -1,0 +1,188 @@
+package io.hybridconnector.endpoint;
+
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.Executor;
+
+import io.hybridconnector.schedule.ThreadModel;
+import io.hybridconnector.write.WriteStrategy;
+
+import org.apache.tomcat.util.net.AbstractEndpoint;
+
+/**
+ * The endpoint's configuration: the connector's own attributes (thread model, write strategy, loops, budgets) and the
+ * stock-NIO attributes it keeps (Unix sockets, TLS implementation, the operator's executor), each with its default
+ * beside it. Read when the endpoint starts (and by connections as they are made); set by {@code HybridSettings} from
+ * {@code server.xml} on Tomcat's lifecycle thread. Nothing here runs per request.
+ */
+public abstract class EndpointSettings extends AbstractEndpoint<SocketChannel,SocketChannel> {
+
+    /** Default for {@code threads}: enough for requests that block on JDBC or remote calls; idle ones hold none. */
+    public static final int DEFAULT_THREADS = Math.max(200, 16 * Runtime.getRuntime().availableProcessors());
+    /**
+     * A loop held by one request, or without a thread, for longer than this is logged with the request and its stack.
+     * A second: far above the hand-off budget, so it fires only where the bound cannot hold (no free thread, or no
+     * other connection to serve), and below a client's patience.
+     */
+    public static final long DEFAULT_LOOP_WARN_MILLIS = 1000;
+    /** Per connection: a 100 KB response's rest after a 16 KB send buffer fits with room to spare. */
+    public static final int DEFAULT_WRITE_BEHIND_LIMIT = 256 * 1024;
+    // Set from server.xml (lifecycle thread) before start; read at start, and by connections as they are made.
+
+    /** The executor the operator gave ({@link #setExecutor}); {@code null}: none. Any thread (volatile). */
+    volatile Executor externalExecutor;
+    boolean timeSlicingEnabled;
+    ThreadModel threadModel = ThreadModel.HYBRID;
+    WriteStrategy writeStrategy = WriteStrategy.HYBRID;
+    /** {@code acceptMode="loops"}: each loop accepts on the shared listening socket; no acceptor thread. */
+    boolean acceptOnLoops;
+    String unixDomainSocketPath;
+    String unixDomainSocketPathPermissions;
+    String unixDomainSocketParentPermissions;
+    String unixDomainSocketParentOwner;
+    int writeBehindLimit = DEFAULT_WRITE_BEHIND_LIMIT;
+    String sslImplementationName;
+    int sniParseLimit = 64 * 1024;
+    int loopCount = Runtime.getRuntime().availableProcessors();
+    long blockedHandOffMillis = 5;
+    long loopWarnMillis = DEFAULT_LOOP_WARN_MILLIS;
+
+    public void setLoops(int loops) {
+        this.loopCount = loops;
+    }
+
+    /** @return whether loops may serve on pool threads while requests compute beside them ({@code timeSlicing}) */
+    public boolean isTimeSlicingEnabled() {
+        return timeSlicingEnabled;
+    }
+
+    public void setTimeSlicingEnabled(boolean enabled) {
+        this.timeSlicingEnabled = enabled;
+    }
+
+    public long getBlockedHandOffMillis() {
+        return blockedHandOffMillis;
+    }
+
+    public void setBlockedHandOffMillis(long millis) {
+        this.blockedHandOffMillis = millis;
+    }
+
+    public long getLoopWarnMillis() {
+        return loopWarnMillis;
+    }
+
+    public void setLoopWarnMillis(long millis) {
+        this.loopWarnMillis = millis;
+    }
+
+    public ThreadModel getThreadModel() {
+        return threadModel;
+    }
+
+    public void setThreadModel(ThreadModel threadModel) {
+        this.threadModel = threadModel;
+    }
+
+    /** @return {@code acceptor} (Tomcat's acceptor thread, default) or {@code loops} */
+    public String getAcceptMode() {
+        return acceptOnLoops ? "loops" : "acceptor";
+    }
+
+    public void setAcceptOnLoops(boolean acceptOnLoops) {
+        this.acceptOnLoops = acceptOnLoops;
+    }
+
+    public WriteStrategy getWriteStrategy() {
+        return writeStrategy;
+    }
+
+    public void setWriteStrategy(WriteStrategy writeStrategy) {
+        this.writeStrategy = writeStrategy;
+    }
+
+    public int getWriteBehindLimit() {
+        return writeBehindLimit;
+    }
+
+    public void setWriteBehindLimit(int bytes) {
+        this.writeBehindLimit = bytes;
+    }
+
+    /**
+     * An executor the operator gives ({@code executor="..."} naming a shared {@code <Executor>}, Spring Boot's
+     * virtual threads): work that leaves the loops runs there, as stock NIO runs all its requests there. That is
+     * Tomcat's own executor work (HTTP/2 streams started off a loop, asynchronous dispatches from application threads),
+     * and the requests of a connection whose previous request left its loop (it blocked): with virtual threads, such a
+     * request waits on a virtual thread instead of holding one of {@code threads}. The loops, and requests that block
+     * the first time, stay on the connector's own threads. The connector never shuts this executor down.
+     */
+    @Override
+    public void setExecutor(Executor executor) {
+        this.externalExecutor = executor;
+    }
+
+    /** @return the executor the operator gave, or {@code null} */
+    public Executor getExternalExecutor() {
+        return externalExecutor;
+    }
+
+    public String getSslImplementationName() {
+        return sslImplementationName;
+    }
+
+    public void setSslImplementationName(String name) {
+        this.sslImplementationName = name;
+    }
+
+    /** @return how many bytes of a ClientHello are buffered to find its SNI host name */
+    public int getSniParseLimit() {
+        return sniParseLimit;
+    }
+
+    public void setSniParseLimit(int sniParseLimit) {
+        this.sniParseLimit = sniParseLimit;
+    }
+
+    /** @return the socket file this endpoint listens on instead of a TCP port, or {@code null} */
+    public String getUnixDomainSocketPath() {
+        return unixDomainSocketPath;
+    }
+
+    public void setUnixDomainSocketPath(String path) {
+        this.unixDomainSocketPath = path;
+    }
+
+    public String getUnixDomainSocketPathPermissions() {
+        return unixDomainSocketPathPermissions;
+    }
+
+    public void setUnixDomainSocketPathPermissions(String permissions) {
+        this.unixDomainSocketPathPermissions = permissions;
+    }
+
+    /** @return permissions the socket file's directory is created with, and must not exceed; {@code null}: unchecked */
+    public String getUnixDomainSocketParentPermissions() {
+        return unixDomainSocketParentPermissions;
+    }
+
+    public void setUnixDomainSocketParentPermissions(String permissions) {
+        this.unixDomainSocketParentPermissions = permissions;
+    }
+
+    /** @return who may own the socket file's directory besides the user running Tomcat ({@code ""}: anyone) */
+    public String getUnixDomainSocketParentOwner() {
+        return unixDomainSocketParentOwner;
+    }
+
+    public void setUnixDomainSocketParentOwner(String owner) {
+        this.unixDomainSocketParentOwner = owner;
+    }
+
+    /**
+     * Sets Tomcat's own executor field ({@code AbstractEndpoint.setExecutor}), which {@link #setExecutor} does not: that
+     * one records the operator's executor. The endpoint gives Tomcat its loop pool at start and takes it back at stop.
+     */
+    final void useAsTomcatExecutor(Executor executor) {
+        super.setExecutor(executor);
+    }
+}
