@@ -2,7 +2,10 @@ package io.hybridconnector.tls;
 
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 
+import org.apache.tomcat.util.net.TLSClientHelloExtractor;
+import org.apache.tomcat.util.net.TLSClientHelloExtractor.ExtractorResult;
 import org.apache.tomcat.util.net.openssl.ciphers.Cipher;
 import org.apache.tomcat.util.net.openssl.ciphers.Group;
 import org.apache.tomcat.util.net.openssl.ciphers.SignatureScheme;
@@ -29,5 +32,18 @@ public record ClientHello(String sniHostName, List<Cipher> ciphers, List<String>
 
     private static <T> List<T> orEmpty(List<T> list) {
         return list == null ? Collections.emptyList() : list;
+    }
+
+    /**
+     * The hello's parts that choose the engine, from Tomcat's parser. As in Tomcat's {@code SecureNioChannel.processSNI}, ALPN is taken
+     * only from a hello that carries SNI ({@code COMPLETE}).
+     */
+    static ClientHello of(TLSClientHelloExtractor hello) {
+        boolean sni = hello.getResult() == ExtractorResult.COMPLETE;
+        String host = sni ? hello.getSNIValue() : null;
+        host = host == null || host.isEmpty() ? null : host.toLowerCase(Locale.ENGLISH);
+        return new ClientHello(host, hello.getClientRequestedCiphers(),
+                sni ? hello.getClientRequestedApplicationProtocols() : null, hello.getClientRequestedProtocols(),
+                hello.getClientSupportedGroups(), hello.getClientSignatureSchemes());
     }
 }

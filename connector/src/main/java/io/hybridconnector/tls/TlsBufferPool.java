@@ -45,4 +45,41 @@ public final class TlsBufferPool {
     public void clear() {
         buffers.clear();
     }
+
+    // ------------------------------------------------------------------ moving bytes between record buffers
+
+    /** Copies what fits of {@code from} into {@code to}. @return the bytes copied */
+    static int transfer(ByteBuffer from, ByteBuffer to) {
+        int n = Math.min(from.remaining(), to.remaining());
+        if (n == from.remaining()) {
+            to.put(from);
+        } else {
+            int limit = from.limit();
+            from.limit(from.position() + n);
+            to.put(from);
+            from.limit(limit);
+        }
+        return n;
+    }
+
+    /** @return whether any of the buffers has bytes left */
+    static boolean anyRemaining(ByteBuffer[] srcs, int offset, int length) {
+        for (int i = offset; i < offset + length; i++) {
+            if (srcs[i].hasRemaining()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return {@code readMode} if it holds {@code capacity}, else a larger heap buffer with its bytes, in read mode */
+    static ByteBuffer grown(ByteBuffer readMode, int capacity) {
+        if (readMode.capacity() >= capacity) {
+            return readMode;
+        }
+        ByteBuffer bigger = ByteBuffer.allocate(capacity);
+        bigger.put(readMode);
+        bigger.flip();
+        return bigger;
+    }
 }

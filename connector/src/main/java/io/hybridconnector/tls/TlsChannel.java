@@ -10,7 +10,6 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
@@ -46,21 +45,6 @@ import org.apache.tomcat.util.net.TLSClientHelloExtractor.ExtractorResult;
  * leave at once; buffers come from a pool and go back while the connection is idle; messages are our own words.
  */
 public final class TlsChannel implements GatheringByteChannel, ScatteringByteChannel, PendingOutput {
-
-    /** Creates the server engine for what the client said in its hello ({@link TlsEngineFactory}). */
-    @FunctionalInterface
-    public interface EngineFactory {
-        SSLEngine create(ClientHello hello);
-    }
-
-    /** Thrown when a client spoke plain HTTP to the TLS port: a 400 has been sent (or tried); close the connection. */
-    public static final class PlainTextRequestException extends IOException {
-        private static final long serialVersionUID = 1L;
-
-        PlainTextRequestException() {
-            super("Plain HTTP request on a TLS port; answered 400");
-        }
-    }
 
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
     private static final ByteBuffer NONE = TlsBufferPool.NONE;
@@ -196,7 +180,7 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
                     case NEED_WRAP: {
                         SSLEngineResult r = wrapInto(EMPTY);
                         if (r.getStatus() == SSLEngineResult.Status.BUFFER_OVERFLOW) {
-                            netOut = ensureCapacity(netOut, Math.max(2 * netOut.capacity(), packetSize));
+                            netOut = TlsBufferPool.grown(netOut, Math.max(2 * netOut.capacity(), packetSize));
                             break;
                         }
                         if (r.getStatus() == SSLEngineResult.Status.CLOSED) {
@@ -289,7 +273,7 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
                 throw new PlainTextRequestException();
             case COMPLETE:
             case NOT_PRESENT:
-                parsed = parsed(hello);
+                parsed = ClientHello.of(hello);
                 clientProtocols = hello.getClientRequestedProtocols();
                 clientCipherNames = hello.getClientRequestedCipherNames();
                 break;
@@ -302,22 +286,9 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
         engine = factory.create(parsed);
         packetSize = engine.getSession().getPacketBufferSize();
         appSize = engine.getSession().getApplicationBufferSize();
-        netIn = ensureCapacity(netIn, packetSize);
+        netIn = TlsBufferPool.grown(netIn, packetSize);
         engine.beginHandshake();
         return 0;
-    }
-
-    /**
-     * The hello's parts that choose the engine. As in Tomcat's {@code SecureNioChannel.processSNI}, ALPN is taken
-     * only from a hello that carries SNI ({@code COMPLETE}).
-     */
-    private static ClientHello parsed(TLSClientHelloExtractor hello) {
-        boolean sni = hello.getResult() == ExtractorResult.COMPLETE;
-        String host = sni ? hello.getSNIValue() : null;
-        host = host == null || host.isEmpty() ? null : host.toLowerCase(Locale.ENGLISH);
-        return new ClientHello(host, hello.getClientRequestedCiphers(),
-                sni ? hello.getClientRequestedApplicationProtocols() : null, hello.getClientRequestedProtocols(),
-                hello.getClientSupportedGroups(), hello.getClientSignatureSchemes());
     }
 
     private void runTasks() {
@@ -347,7 +318,7 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
             throw new ClosedChannelException();
         }
         if (appIn.hasRemaining()) {
-            return transfer(appIn, dst);
+            return TlsBufferPool.transfer(appIn, dst);
         }
         if (inboundDone) {
             return -1;
@@ -365,7 +336,7 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
                 } else {
                     r = unwrapInto(appInForWrite());
                     appIn.flip();
-                    produced = transfer(appIn, dst);
+                    produced = TlsBufferPool.transfer(appIn, dst);
                 }
                 switch (r.getStatus()) {
                     case OK:
@@ -434,7 +405,7 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
         if (netIn == NONE) {
             netIn = fromPool(packetSize);
         } else if (netIn.position() == 0 && netIn.limit() == netIn.capacity()) {
-            netIn = ensureCapacity(netIn, Math.max(2 * netIn.capacity(), packetSize)); // a record larger than this
+            netIn = TlsBufferPool.grown(netIn, Math.max(2 * netIn.capacity(), packetSize)); // a record larger than this
         }
         netIn.compact();
         int room = netIn.remaining();
@@ -471,19 +442,6 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
         return appIn;
     }
 
-    private static int transfer(ByteBuffer from, ByteBuffer to) {
-        int n = Math.min(from.remaining(), to.remaining());
-        if (n == from.remaining()) {
-            to.put(from);
-        } else {
-            int limit = from.limit();
-            from.limit(from.position() + n);
-            to.put(from);
-            from.limit(limit);
-        }
-        return n;
-    }
-
     // ------------------------------------------------------------------ writes
 
     @Override
@@ -515,7 +473,7 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
             return 0;
         }
         long consumed = 0;
-        while (remaining(srcs, offset, length)) {
+        while (TlsBufferPool.anyRemaining(srcs, offset, length)) {
             if (netOut == NONE) {
                 netOut = fromPool(packetSize);
             }
@@ -530,7 +488,7 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
                 case OK:
                     break;
                 case BUFFER_OVERFLOW:
-                    netOut = ensureCapacity(netOut, Math.max(2 * netOut.capacity(), packetSize));
+                    netOut = TlsBufferPool.grown(netOut, Math.max(2 * netOut.capacity(), packetSize));
                     continue;
                 default:
                     throw new IOException("TLS is closed: " + r.getStatus());
@@ -547,15 +505,6 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
             }
         }
         return consumed;
-    }
-
-    private static boolean remaining(ByteBuffer[] srcs, int offset, int length) {
-        for (int i = offset; i < offset + length; i++) {
-            if (srcs[i].hasRemaining()) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private SSLEngineResult wrapInto(ByteBuffer src) throws IOException {
@@ -637,13 +586,4 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
         appIn = NONE;
     }
 
-    private static ByteBuffer ensureCapacity(ByteBuffer readMode, int capacity) {
-        if (readMode.capacity() >= capacity) {
-            return readMode;
-        }
-        ByteBuffer bigger = ByteBuffer.allocate(capacity);
-        bigger.put(readMode);
-        bigger.flip();
-        return bigger;
-    }
 }

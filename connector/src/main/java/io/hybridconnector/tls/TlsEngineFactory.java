@@ -55,7 +55,7 @@ import org.apache.tomcat.util.net.openssl.ciphers.SignatureScheme;
  * or on the thread that adds or reloads a host configuration; {@link #create} on any connection's owner thread,
  * concurrently (it reads only the host configurations and a synchronized map).
  */
-public final class TlsEngineFactory implements TlsChannel.EngineFactory {
+public final class TlsEngineFactory implements EngineFactory {
 
     private static final Log log = LogFactory.getLog(TlsEngineFactory.class);
 
