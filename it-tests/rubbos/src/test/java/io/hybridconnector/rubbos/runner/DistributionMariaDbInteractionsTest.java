@@ -16,7 +16,7 @@ import java.util.stream.Stream;
  */
 class DistributionMariaDbInteractionsTest extends InteractionsContract {
 
-    TomcatInstance tomcat;
+    RubbosTomcat tomcat;
 
     @Override
     ConnectorChoice connector() {
@@ -35,7 +35,7 @@ class DistributionMariaDbInteractionsTest extends InteractionsContract {
             jars = files.filter(p -> p.toString().endsWith(".jar")).sorted().toList();
         }
         Path work = Path.of(System.getProperty("rubbos.work"));
-        tomcat = TomcatInstance.start(new TomcatInstance.Spec(Path.of(System.getProperty("rubbos.tomcat.home")),
+        tomcat = RubbosTomcat.start(new RubbosTomcat.Spec(Path.of(System.getProperty("rubbos.tomcat.home")),
                 work.resolve(getClass().getSimpleName() + "-tomcat").toAbsolutePath(), connector(), Map.of(),
                 Diagnostics.freePort(), Path.of(System.getProperty("rubbos.war")).toAbsolutePath(), jars,
                 List.of("-Xms256m", "-Xmx512m", "-Drubbos.jdbc.url=" + jdbc.url()), null), Duration.ofSeconds(120));
