@@ -2,7 +2,7 @@
 # Starts the two peers of the write-spin cell in SERVER_NS (env.sh) pinned to CPU 0, beside start-tomcat.sh's Tomcat:
 # Jetty 12 (JettyMain, the samples' SizeServlet, 200 threads, 1 acceptor, 1 selector) on 8084 and nginx (one
 # process, sendfile, a static body of KB kilobytes at /samples/size) on 8085. Needs
-# `mvn -pl it-tests/experiments -am package -DskipTests` and Debian's nginx. Prints "JETTY_PID NGINX_PID".
+# `mvn -pl bench/experiments -am package -DskipTests` and Debian's nginx. Prints "JETTY_PID NGINX_PID".
 set -e
 ROOT=$(cd "$(dirname "$0")/../../../.." && pwd)
 . "$(dirname "$0")"/env.sh
@@ -10,8 +10,8 @@ DIR=${PEERS_DIR:-/tmp/writespin-peers}
 KB=${KB:-100}
 rm -rf "$DIR"; mkdir -p "$DIR"/www/samples "$DIR"/nginx
 head -c $(( KB * 1024 )) /dev/urandom | base64 -w0 | head -c $(( KB * 1024 )) > "$DIR"/www/samples/size
-(cd "$ROOT" && mvn -B -q -pl it-tests/experiments dependency:build-classpath -Dmdep.outputFile="$DIR"/cp.txt >/dev/null)
-CP="$(cat "$DIR"/cp.txt):$ROOT/it-tests/experiments/target/classes:$ROOT/servlet-samples/target/classes"
+(cd "$ROOT" && mvn -B -q -pl bench/experiments dependency:build-classpath -Dmdep.outputFile="$DIR"/cp.txt >/dev/null)
+CP="$(cat "$DIR"/cp.txt):$ROOT/bench/experiments/target/classes:$ROOT/servlet-samples/target/classes"
 "${IN_SERVER_NS[@]}" taskset -c 0 java ${JAVA_OPTS:--Xms1g -Xmx1g} -cp "$CP" \
     io.hybridconnector.experiments.JettyMain $HOST 8084 > "$DIR"/jetty.out 2>&1 < /dev/null &
 JETTY=$!

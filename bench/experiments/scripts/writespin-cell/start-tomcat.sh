@@ -1,12 +1,12 @@
 #!/bin/bash
 # Lays out a CATALINA_BASE (BASE, default /tmp/writespin-base) on the Tomcat 10.1.59 distribution that
-# `mvn -pl it-tests/bench -am package -DskipTests` unpacks, with three connectors on one Tomcat - stock NIO on 8081,
+# `mvn -pl bench/main -am package -DskipTests` unpacks, with three connectors on one Tomcat - stock NIO on 8081,
 # ours on 8082, ours with writeStrategy="spin" on 8083, ours with threadModel="sync" on 8086 - and the servlet
 # samples; starts it in SERVER_NS (env.sh) pinned to CPU 0. Prints the Tomcat JVM's pid.
 set -e
 ROOT=$(cd "$(dirname "$0")/../../../.." && pwd)
 . "$(dirname "$0")"/env.sh
-HOME_DIR=${TOMCAT_HOME:-$(ls -d "$ROOT"/it-tests/bench/target/dist/apache-tomcat-10.1.* | head -1)}
+HOME_DIR=${TOMCAT_HOME:-$(ls -d "$ROOT"/bench/harness/target/dist/apache-tomcat-10.1.* | head -1)}
 BASE=${BASE:-/tmp/writespin-base}
 rm -rf "$BASE"
 mkdir -p "$BASE"/{conf,lib,logs,temp,webapps,work}

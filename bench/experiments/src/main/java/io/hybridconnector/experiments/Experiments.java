@@ -84,7 +84,7 @@ public final class Experiments {
         Path war = stage.resolve("artifacts/samples.war");
         for (Path p : List.of(home.resolve("bin/catalina.sh"), jar, war)) {
             if (!Files.exists(p)) {
-                System.err.println("missing " + p + ": run `mvn -B -q -pl it-tests/experiments -am package -DskipTests`");
+                System.err.println("missing " + p + ": run `mvn -B -q -pl bench/experiments -am package -DskipTests`");
                 System.exit(2);
             }
         }
@@ -400,7 +400,7 @@ public final class Experiments {
                 + " load's window edges");
         meta.put("commit", git("rev-parse", "HEAD") + (git("status", "--porcelain", "--", "connector").isBlank()
                 ? "" : " (connector/ has uncommitted changes)"));
-        meta.put("command", "mvn -B -q -pl it-tests/experiments -am package -DskipTests -Dexperiments=" + o.profile
+        meta.put("command", "mvn -B -q -pl bench/experiments -am package -DskipTests -Dexperiments=" + o.profile
                 + (o.extra.isEmpty() ? "" : " -Dexperiments.args=\"" + String.join(" ", o.extra) + "\""));
     }
 

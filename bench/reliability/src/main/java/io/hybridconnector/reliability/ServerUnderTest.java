@@ -16,7 +16,7 @@ import io.hybridconnector.bench.harness.cpu.Pinning;
 import io.hybridconnector.bench.harness.tomcat.SideBySideTomcat;
 
 /**
- * One real Tomcat distribution with stock NIO and ours on two ports (it-tests/bench's {@link SideBySideTomcat}), its JVM
+ * One real Tomcat distribution with stock NIO and ours on two ports (bench/harness's {@link SideBySideTomcat}), its JVM
  * opened to JMX on loopback, and the snapshots the scenarios compare. Used from the harness's main thread; {@link
  * #snapshot} also from the soak's sampler.
  */

@@ -11,7 +11,7 @@ import io.hybridconnector.bench.harness.load.LoadGenerator;
 
 /**
  * Well-behaved clients beside a hostile load: a few keep-alive connections asking 0.1 KB with a short think time,
- * on it-tests/bench's {@link LoadGenerator}, run on a thread of their own; {@link #result} on the caller's thread.
+ * on bench/harness's {@link LoadGenerator}, run on a thread of their own; {@link #result} on the caller's thread.
  */
 public final class NormalClients {
 

@@ -15,7 +15,7 @@ import io.hybridconnector.bench.harness.load.ResponseParser;
 
 /**
  * One blocking client socket that a scenario drives step by step: write part of a request, read a response (framed
- * by it-tests/bench's {@link ResponseParser}), reset, half-close, or see whether the server closed. Used by one
+ * by bench/harness's {@link ResponseParser}), reset, half-close, or see whether the server closed. Used by one
  * thread at a time.
  */
 public final class RawConnection implements AutoCloseable {
