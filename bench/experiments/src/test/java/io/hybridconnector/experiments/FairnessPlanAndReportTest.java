@@ -84,13 +84,13 @@ class FairnessPlanAndReportTest {
 
     @Test
     void boundIsTheLargerOfTwentyPercentAndTwoMilliseconds() {
-        Report.FairnessVerdict tight = Report.FairnessVerdict.of(5, 6.9, 1000, 960, 100, 95);
+        ReportFairness.FairnessVerdict tight = ReportFairness.FairnessVerdict.of(5, 6.9, 1000, 960, 100, 95);
         assertEquals(7.0, tight.p99Bound(), 1e-9);
         assertEquals("yes", tight.verdict());
-        assertEquals(24.0, Report.FairnessVerdict.of(20, 0, 1, 1, 1, 1).p99Bound(), 1e-9);
-        assertEquals("**no**: p99, light req/s", Report.FairnessVerdict.of(5, 8, 1000, 900, 100, 95).verdict());
-        assertEquals("**no**: heavy req/s", Report.FairnessVerdict.of(5, 5, 1000, 1000, 100, 80).verdict());
-        assertEquals("yes", Report.FairnessVerdict.of(5, 5, 1000, 1000, Double.NaN, Double.NaN).verdict());
+        assertEquals(24.0, ReportFairness.FairnessVerdict.of(20, 0, 1, 1, 1, 1).p99Bound(), 1e-9);
+        assertEquals("**no**: p99, light req/s", ReportFairness.FairnessVerdict.of(5, 8, 1000, 900, 100, 95).verdict());
+        assertEquals("**no**: heavy req/s", ReportFairness.FairnessVerdict.of(5, 5, 1000, 1000, 100, 80).verdict());
+        assertEquals("yes", ReportFairness.FairnessVerdict.of(5, 5, 1000, 1000, Double.NaN, Double.NaN).verdict());
     }
 
     @Test
