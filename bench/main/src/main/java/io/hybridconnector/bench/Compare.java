@@ -21,7 +21,7 @@ import io.hybridconnector.bench.harness.measure.ProcStats;
 import io.hybridconnector.bench.harness.report.Stats;
 import io.hybridconnector.bench.harness.tomcat.SideBySideTomcat;
 import io.hybridconnector.bench.report.Measurement;
-import io.hybridconnector.bench.report.Report;
+import io.hybridconnector.bench.report.ResultsTable;
 
 /**
  * The main job: one real Tomcat distribution with stock NIO and our connector on two ports; JIT warm-up, then
@@ -141,7 +141,7 @@ public final class Compare {
 
             String fairness = fairness(o, ports, pinning);
 
-            String table = Report.table(all, o.cells, CONNECTORS, LABELS) + fairness;
+            String table = ResultsTable.table(all, o.cells, CONNECTORS, LABELS) + fairness;
             String notes = notes(all, perf);
             OUT.println();
             OUT.print(table);
@@ -229,9 +229,9 @@ public final class Compare {
     private static void writeResults(Path dir, String markdown, List<Measurement> all) throws IOException {
         Files.createDirectories(dir);
         List<String> csv = new ArrayList<>();
-        csv.add(Report.csvHeader());
+        csv.add(ResultsTable.csvHeader());
         for (Measurement m : all) {
-            csv.add(Report.csvRow(m));
+            csv.add(ResultsTable.csvRow(m));
         }
         Files.write(dir.resolve("results.csv"), csv);
         Files.writeString(dir.resolve("results.md"), markdown);

@@ -1,7 +1,6 @@
 package io.hybridconnector.rubbos.runner;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.DirectoryStream;
@@ -54,12 +53,6 @@ final class Diagnostics {
                 "-Dcom.sun.management.jmxremote.rmi.port=" + port,
                 "-Dcom.sun.management.jmxremote.host=127.0.0.1", "-Djava.rmi.server.hostname=127.0.0.1",
                 "-Dcom.sun.management.jmxremote.authenticate=false", "-Dcom.sun.management.jmxremote.ssl=false");
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     /** Zeroes the connector's counters (its {@code resetCounters} operation); a no-op for stock NIO. */

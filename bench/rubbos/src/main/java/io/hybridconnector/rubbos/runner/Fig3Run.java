@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import io.hybridconnector.bench.harness.tomcat.CatalinaBase;
 import io.hybridconnector.bench.harness.cpu.Machine;
 import io.hybridconnector.bench.harness.cpu.Taskset;
 import io.hybridconnector.rubbos.client.workload.Mix;
@@ -54,7 +55,7 @@ public final class Fig3Run implements Callable<Integer> {
                     LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
         Files.createDirectories(o.out);
-        Report.clearPointFiles(o.out).forEach(f -> System.out.println("Deleted " + f + " (left by an earlier sweep)"));
+        Fig3Report.clearPointFiles(o.out).forEach(f -> System.out.println("Deleted " + f + " (left by an earlier sweep)"));
         int cpus = Runtime.getRuntime().availableProcessors();
         String pin = pinning();
         DataSpec spec = DataSpec.ofScale(o.scale);
@@ -69,15 +70,15 @@ public final class Fig3Run implements Callable<Integer> {
             List<String> serverArgs = new ArrayList<>(List.of("--connector", connector.label(), "--war",
                     o.war.toString(), "--scale", Double.toString(o.scale), "--pool-max", Integer.toString(o.poolMax)));
             o.attributes(connector).forEach((k, v) -> serverArgs.addAll(List.of("--connector-attr", k + "=" + v)));
-            int jmxPort = o.diagnose ? Diagnostics.freePort() : 0;
+            int jmxPort = o.diagnose ? CatalinaBase.freePort() : 0;
             try (ServerProcess server = ServerProcess.start(o.diagnose ? Diagnostics.jvmOptions(jmxPort) : List.of(),
                     serverArgs, pin, o.out.resolve("server-" + connector.label() + ".log"))) {
                 points.addAll(new Sweep(o, workload, spec).run(connector, server.port(), o.warmup,
                         Sweep.Tiers.embedded(server.pid(), jmxPort), users -> { }));
             }
         }
-        Path report = Report.write(points, setup, workload, o.out);
-        System.out.println("\n" + Report.table(points));
+        Path report = Fig3Report.write(points, setup, workload, o.out);
+        System.out.println("\n" + Fig3Report.table(points));
         System.out.printf(Locale.ROOT, "Sweep took %.0f s. Report: %s%n", (System.nanoTime() - started) / 1e9,
                 report.toAbsolutePath());
         return points.stream().allMatch(p -> p.result().errors() == 0) ? 0 : 1;

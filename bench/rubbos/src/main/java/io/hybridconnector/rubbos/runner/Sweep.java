@@ -77,7 +77,7 @@ final class Sweep {
             before.prepare(n);
             SweepPoint point = point(connector, n, base, tiers);
             points.add(point);
-            Report.writePoint(point, o.out);
+            Fig3Report.writePoint(point, o.out);
             print(point);
         }
         return points;

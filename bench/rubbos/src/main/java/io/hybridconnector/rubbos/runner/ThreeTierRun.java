@@ -19,6 +19,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import io.hybridconnector.bench.harness.tomcat.CatalinaBase;
 import io.hybridconnector.bench.harness.cpu.Machine;
 import io.hybridconnector.bench.harness.cpu.Taskset;
 import io.hybridconnector.bench.harness.measure.ProcStats;
@@ -122,7 +123,7 @@ public final class ThreeTierRun implements Callable<Integer> {
         }
         MariaDb.ensureRunning();
         Files.createDirectories(sweep.out);
-        Report.clearPointFiles(sweep.out).forEach(f -> System.out.println("Deleted " + f + " (left by an earlier sweep)"));
+        Fig3Report.clearPointFiles(sweep.out).forEach(f -> System.out.println("Deleted " + f + " (left by an earlier sweep)"));
         JdbcSettings jdbc = JdbcSettings.mariadb();
         DataSpec spec = DataSpec.ofScale(sweep.scale);
         if (frontCpus.equals("none")) {
@@ -159,7 +160,7 @@ public final class ThreeTierRun implements Callable<Integer> {
             Httpd httpd = null;
             try {
                 for (int i = 0; i < copies; i++) {
-                    int jmx = sweep.diagnose ? Diagnostics.freePort() : 0;
+                    int jmx = sweep.diagnose ? CatalinaBase.freePort() : 0;
                     jmxPorts.add(jmx);
                     RubbosTomcat t = RubbosTomcat.start(tomcatSpec(connector, i, jmx), Duration.ofSeconds(120));
                     tomcats.add(t);
@@ -172,7 +173,7 @@ public final class ThreeTierRun implements Callable<Integer> {
                             + (quotas.isEmpty() ? "" : ", capped at " + quotas.get(i)) + ", " + t.connectorElement());
                 }
                 httpd = front[0] = Httpd.start(new Httpd.Spec(work.resolve("httpd-" + connector.label()).toAbsolutePath(),
-                        Diagnostics.freePort(), tomcats.stream().map(RubbosTomcat::port).toList(), httpdProcesses,
+                        CatalinaBase.freePort(), tomcats.stream().map(RubbosTomcat::port).toList(), httpdProcesses,
                         httpdThreads, frontCpus));
                 Files.copy(work.resolve("httpd-" + connector.label() + "/httpd.conf"),
                         sweep.out.resolve("httpd-" + connector.label() + ".conf"),
@@ -198,9 +199,9 @@ public final class ThreeTierRun implements Callable<Integer> {
                 Runtime.getRuntime().removeShutdownHook(cleanUp);
             }
         }
-        Path report = Report.write(points, setup, workload, sweep.out, "# RUBBoS Fig 3, 3-tier: httpd -> Tomcat -> "
+        Path report = Fig3Report.write(points, setup, workload, sweep.out, "# RUBBoS Fig 3, 3-tier: httpd -> Tomcat -> "
                 + "MariaDB, stock NIO vs the hybrid connector");
-        System.out.println("\n" + Report.table(points));
+        System.out.println("\n" + Fig3Report.table(points));
         System.out.printf(Locale.ROOT, "Sweep took %.0f s. Report: %s%n", (System.nanoTime() - started) / 1e9,
                 report.toAbsolutePath());
         return points.stream().allMatch(p -> p.result().errors() == 0) ? 0 : 1;
@@ -239,7 +240,7 @@ public final class ThreeTierRun implements Callable<Integer> {
         }
         return new RubbosTomcat.Spec(tomcatHome.toAbsolutePath(),
                 work.resolve("tomcat-" + connector.label() + "-" + copy).toAbsolutePath(), connector,
-                connector == ConnectorChoice.HYBRID ? sweep.hybridAttributes : sweep.stockAttributes, Diagnostics.freePort(),
+                connector == ConnectorChoice.HYBRID ? sweep.hybridAttributes : sweep.stockAttributes, CatalinaBase.freePort(),
                 sweep.war.toAbsolutePath(), jars, jvm, cpuOf(copy));
     }
 

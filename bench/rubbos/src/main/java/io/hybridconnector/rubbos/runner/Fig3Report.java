@@ -25,7 +25,7 @@ import io.hybridconnector.rubbos.client.workload.State;
  * The sweep's outputs: summary.csv (one line per point), one per-state CSV per point, report.md (setup, the
  * Fig 3 table, the mix check, per-state tables at the highest load) and the three PNG plots. Main thread.
  */
-final class Report {
+final class Fig3Report {
 
     /** The browse-only mix the original's tables produce (FACTS.md 3.8, percent of page requests). */
     private static final Map<State, Double> BROWSE_ONLY_MIX = new EnumMap<>(Map.ofEntries(
@@ -52,7 +52,7 @@ final class Report {
     /** A per-point CSV: {@code <connector>-<users>users.csv}. */
     private static final Pattern POINT_CSV = Pattern.compile("[a-z]+-\\d+users\\.csv");
 
-    private Report() {
+    private Fig3Report() {
     }
 
     /**

@@ -13,7 +13,7 @@ import static io.hybridconnector.bench.harness.report.Stats.summary;
 /**
  * Turns measurements into the side-by-side table (markdown, also printed) and CSV rows. Pure functions; any thread.
  */
-public final class Report {
+public final class ResultsTable {
 
     /**
      * Stock NIO in shared/anchors/baseline-stock-connectors.md ("Key table", main matrix: wrk, embedded Tomcat
@@ -33,7 +33,7 @@ public final class Report {
     private static final List<String> BASELINE_METRICS = List.of(Measurement.Metric.RPS, Measurement.Metric.CS,
             Measurement.Metric.CPU, "write/req", "wakeup/req");
 
-    private Report() {
+    private ResultsTable() {
     }
 
     /**

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * browse-only CSVs (2000 users) left in the reused output directory by the sweep before; pooled with the
  * read/write points they made the writes look half as frequent as FACTS.md 3.8 says.
  */
-class ReportTest {
+class Fig3ReportTest {
 
     @Test
     void aSweepStartsWithoutThePointFilesOfAnEarlierSweep(@TempDir Path dir) throws Exception {
@@ -31,11 +31,11 @@ class ReportTest {
         Files.writeString(dir.resolve("summary.csv"), "kept: rewritten at the end of a sweep");
         Files.writeString(dir.resolve("notes-users.csv"), "kept: not a point file");
         assertEquals(List.of(dir.resolve("hybrid-300users.csv"), dir.resolve("stock-2000users.csv")),
-                Report.clearPointFiles(dir));
+                Fig3Report.clearPointFiles(dir));
         assertFalse(Files.exists(dir.resolve("stock-2000users.csv")));
         assertTrue(Files.exists(dir.resolve("summary.csv")));
         assertTrue(Files.exists(dir.resolve("notes-users.csv")));
-        assertEquals(List.of(), Report.clearPointFiles(dir.resolve("absent")));
+        assertEquals(List.of(), Fig3Report.clearPointFiles(dir.resolve("absent")));
     }
 
     @Test
@@ -57,17 +57,17 @@ class ReportTest {
         counts[State.Search.ordinal()] = 276;
         counts[State.BACK.ordinal()] = 400;
         counts[State.END.ordinal()] = 70;
-        String md = Report.mixCheck(List.of(point(counts)), Mix.READ_WRITE);
+        String md = Fig3Report.mixCheck(List.of(point(counts)), Mix.READ_WRITE);
         assertTrue(md.contains("| StoreComment | 7.1 | 7.1 | +0.0 | 7.1 | +0.0 |"), md);
         assertTrue(md.contains("| ViewComment | 12.8 | 12.8 | +0.0 | 12.8 | +0.0 |"), md);
         assertTrue(md.contains("| RejectStory | 0.2 | 0.2 | +0.0 | 0.2 | +0.0 |"), md);
         assertTrue(md.contains("Counted: every interaction within"), md);
-        assertEquals(Report.expectedMix(Mix.READ_WRITE).keySet().size(), 11);
+        assertEquals(Fig3Report.expectedMix(Mix.READ_WRITE).keySet().size(), 11);
 
         // Half the writes missing (what the stale browse-only files did to the pooled numbers) is flagged.
         counts[State.Search.ordinal()] += 71;
         counts[State.StoreComment.ordinal()] = 0;
-        md = Report.mixCheck(List.of(point(counts)), Mix.READ_WRITE);
+        md = Fig3Report.mixCheck(List.of(point(counts)), Mix.READ_WRITE);
         assertTrue(md.contains("| StoreComment | 7.1 | 0.0 | -7.1 |"), md);
         assertTrue(md.contains("Counted: more than 2.0 points off: StoreComment."), md);
         assertTrue(md.contains("Served: more than 2.0 points off: StoreComment."), md);
@@ -88,7 +88,7 @@ class ReportTest {
         fallbacks[State.StoriesOfTheDay.ordinal()] = 30;
         long[] noLinksOn = new long[State.values().length];
         noLinksOn[State.ViewStory.ordinal()] = 30;
-        String md = Report.mixCheck(List.of(point(counts, noLinksTo, fallbacks, noLinksOn)), Mix.READ_WRITE);
+        String md = Fig3Report.mixCheck(List.of(point(counts, noLinksTo, fallbacks, noLinksOn)), Mix.READ_WRITE);
         assertTrue(md.contains("| StoriesOfTheDay | 17.2 | 17.2 | +0.0 | 20.2 | +3.0 |"), md);
         assertTrue(md.contains("| ViewComment | 12.8 | 12.8 | +0.0 | 9.8 | -3.0 |"), md);
         assertTrue(md.contains("links sought: ViewComment 30 (on pages of ViewStory 30)"), md);
@@ -98,7 +98,7 @@ class ReportTest {
 
         // The same 30 ViewComment choices, now made on pages that said "Sorry": counted for ViewComment all the same.
         long[] sorry = noLinksTo;
-        md = Report.mixCheck(List.of(point(counts, new long[counts.length], fallbacks, new long[counts.length],
+        md = Fig3Report.mixCheck(List.of(point(counts, new long[counts.length], fallbacks, new long[counts.length],
                 sorry)), Mix.READ_WRITE);
         assertTrue(md.contains("| ViewComment | 12.8 | 12.8 | +0.0 | 9.8 | -3.0 |"), md);
         assertTrue(md.contains("0 transitions found no link to follow and 30 followed a \"Sorry\" page"), md);
@@ -107,7 +107,7 @@ class ReportTest {
     @Test
     void eachPointsMixIsShownOnItsOwn() {
         long[] exact = new long[State.values().length];
-        for (var e : Report.expectedMix(Mix.READ_WRITE).entrySet()) {
+        for (var e : Fig3Report.expectedMix(Mix.READ_WRITE).entrySet()) {
             exact[e.getKey().ordinal()] = Math.round(10 * e.getValue());
         }
         exact[State.Search.ordinal()] = 276;
@@ -119,7 +119,7 @@ class ReportTest {
         long[] fallbacks = new long[State.values().length];
         fallbacks[State.StoriesOfTheDay.ordinal()] = 30;
         long[] none = new long[State.values().length];
-        String md = Report.mixByPoint(List.of(point(exact), point(skewed, noLinksTo, fallbacks, none)),
+        String md = Fig3Report.mixByPoint(List.of(point(exact), point(skewed, noLinksTo, fallbacks, none)),
                 Mix.READ_WRITE);
         String exactly = "StoriesOfTheDay +0.0, RegisterUser +0.0 | yes";
         assertTrue(md.contains("| stock | 10 | 1000 | " + exactly + " | " + exactly + " | 0.0 |"), md);
@@ -132,7 +132,7 @@ class ReportTest {
         long[] counts = new long[State.values().length];
         counts[State.StoriesOfTheDay.ordinal()] = 10;
         for (Mix mix : Mix.values()) {
-            String md = Files.readString(Report.write(List.of(point(counts)), "setup", mix, dir));
+            String md = Files.readString(Fig3Report.write(List.of(point(counts)), "setup", mix, dir));
             assertTrue(md.contains("## Interaction mix against the original's tables (FACTS.md 3.8, " + mix.label()),
                     md);
         }
