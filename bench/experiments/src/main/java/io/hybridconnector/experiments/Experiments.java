@@ -46,7 +46,7 @@ public final class Experiments {
     static final int SERVER_CPU = 0;
     static final int CLIENT_CPU = 1;
 
-    private final Options o;
+    private final ExperimentsOptions o;
     private final ServerFleet.Layout layout;
     private final boolean perf;
     private final long started = System.nanoTime();
@@ -54,23 +54,23 @@ public final class Experiments {
     private int windowsDone;
     private int windowsTotal;
 
-    private Experiments(Options o, ServerFleet.Layout layout, boolean perf) {
+    private Experiments(ExperimentsOptions o, ServerFleet.Layout layout, boolean perf) {
         this.o = o;
         this.layout = layout;
         this.perf = perf;
     }
 
     public static void main(String[] args) throws Exception {
-        Options o;
+        ExperimentsOptions o;
         try {
-            o = Options.parse(args);
+            o = ExperimentsOptions.parse(args);
         } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage() + "\n" + Options.HELP);
+            System.err.println(e.getMessage() + "\n" + ExperimentsOptions.HELP);
             System.exit(2);
             return;
         }
         if (o.help) {
-            OUT.print(Options.HELP);
+            OUT.print(ExperimentsOptions.HELP);
             return;
         }
         if (o.reportFrom != null) {

@@ -38,16 +38,16 @@ public final class Compare {
     }
 
     public static void main(String[] args) throws Exception {
-        Options o;
+        CompareOptions o;
         try {
-            o = Options.parse(args);
+            o = CompareOptions.parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.exit(2);
             return;
         }
         if (o.help) {
-            OUT.print(Options.HELP);
+            OUT.print(CompareOptions.HELP);
             return;
         }
         long started = System.nanoTime();
@@ -158,7 +158,7 @@ public final class Compare {
      * The fairness scenarios: an unmeasured pass of each per connector (the heavy servlets' JIT), then interleaved
      * rounds; returns the table, or "" when none are chosen.
      */
-    private static String fairness(Options o, int[] ports, Pinning pinning) throws IOException, InterruptedException {
+    private static String fairness(CompareOptions o, int[] ports, Pinning pinning) throws IOException, InterruptedException {
         if (o.fairness.isEmpty()) {
             return "";
         }

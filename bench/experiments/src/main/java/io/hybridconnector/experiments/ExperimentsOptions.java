@@ -7,7 +7,7 @@ import java.util.List;
 import io.hybridconnector.bench.harness.cli.Args;
 
 /** The command line of {@link Experiments}; parsed once on the main thread. */
-final class Options {
+final class ExperimentsOptions {
 
     static final String HELP = """
             Experiments (seeds/000 Tables 2, 3, 5, 6, Figs 4, 6, 12, 14, 16, 17; seeds/004 Fig 5; issue 3's write-spin;
@@ -46,8 +46,8 @@ final class Options {
     /** The user's options, echoed in the report's command line. */
     final List<String> extra = new ArrayList<>();
 
-    static Options parse(String[] args) {
-        Options o = new Options();
+    static ExperimentsOptions parse(String[] args) {
+        ExperimentsOptions o = new ExperimentsOptions();
         Args a = new Args(args, "");
         while (a.hasNext()) {
             boolean user = true;

@@ -9,7 +9,7 @@ import io.hybridconnector.bench.harness.load.Fairness;
 import io.hybridconnector.bench.report.Measurement;
 
 /** The command line of {@link Compare}; parsed once on the main thread. */
-final class Options {
+final class CompareOptions {
 
     static final String HELP = """
             Options (pass them as -Dbench.args="..." to exec:exec@compare):
@@ -57,8 +57,8 @@ final class Options {
     boolean perf = true;
     boolean help;
 
-    static Options parse(String[] args) {
-        Options o = new Options();
+    static CompareOptions parse(String[] args) {
+        CompareOptions o = new CompareOptions();
         List<String> sizes = null;
         List<String> concurrency = null;
         Args a = new Args(args, HELP);
