@@ -31,15 +31,19 @@ final class HybridConnectorMetricsBinder implements ApplicationListener<Applicat
         for (HybridHttp11Protocol protocol : configurer.connectors()) {
             ConnectorStats stats = protocol.stats();
             if (stats != null) {
-                HybridConnectorMeters meters = new HybridConnectorMeters(stats, connectorName(protocol));
+                HybridConnectorMeters meters = new HybridConnectorMeters(stats, connectorName(stats, protocol));
                 registries.orderedStream().forEach(meters::bindTo);
             }
         }
     }
 
-    /** Tomcat's connector name without the quotes of its JMX form: {@code http-hybrid-8080}. */
-    static String connectorName(HybridHttp11Protocol protocol) {
-        String name = protocol.getName();
+    /**
+     * The MBean's {@code name} without the quotes of its JMX form ({@code http-hybrid-8080}), so that a meter's tag
+     * and its MBean name the connector alike: on {@code server.port=0} Tomcat's name gains the port only after the
+     * MBean was registered ({@code http-hybrid-auto-1} vs {@code http-hybrid-auto-1-40123}).
+     */
+    static String connectorName(ConnectorStats stats, HybridHttp11Protocol protocol) {
+        String name = stats.getObjectName() == null ? protocol.getName() : stats.getObjectName().getKeyProperty("name");
         return name.length() > 1 && name.startsWith("\"") && name.endsWith("\"") ? name.substring(1, name.length() - 1) :
                 name;
     }
