@@ -33,7 +33,12 @@ final class Http {
 
     /** The first measurement's value in {@code /actuator/metrics/NAME}: {@code NaN} stays {@code NaN}. */
     static double metric(RunningApp app, String name) throws IOException, InterruptedException {
-        HttpResponse<String> r = get(app.uri("/actuator/metrics/" + name));
+        return metric(app, name, "");
+    }
+
+    /** As {@link #metric(RunningApp, String)}, for the meters tagged {@code name:TAG} only. */
+    static double metric(RunningApp app, String name, String tag) throws IOException, InterruptedException {
+        HttpResponse<String> r = get(app.uri("/actuator/metrics/" + name + (tag.isEmpty() ? "" : "?tag=name:" + tag)));
         if (r.statusCode() != 200) {
             throw new AssertionError("/actuator/metrics/" + name + " answered " + r.statusCode() + ": " + r.body());
         }

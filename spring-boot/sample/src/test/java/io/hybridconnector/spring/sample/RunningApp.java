@@ -69,6 +69,19 @@ final class RunningApp implements AutoCloseable {
         return tomcat().getConnector().getProtocolHandler();
     }
 
+    /**
+     * The {@code name} tag of actuator's {@code tomcat.*} meters for this application's connector. They are read from
+     * Tomcat's MBeans, and every Tomcat in the JVM registers its own: the tests run several applications in one JVM,
+     * and each registry sees them all (a stopped one reads -2 busy threads). The tag is the name the connector had
+     * when it registered its MBeans ({@code http-nio-auto-1}), which its name now extends with the port.
+     */
+    String tomcatMeterTag() {
+        String now = javax.management.ObjectName.unquote(((org.apache.coyote.AbstractProtocol<?>) protocol()).getName());
+        return meters().find("tomcat.threads.busy").gauges().stream().map(g -> g.getId().getTag("name"))
+                .filter(tag -> now.equals(tag) || now.startsWith(tag + "-")).findFirst()
+                .orElseThrow(() -> new AssertionError("no tomcat.threads.busy meter for " + now));
+    }
+
     MeterRegistry meters() {
         return context.getBean(MeterRegistry.class);
     }

@@ -34,8 +34,8 @@ class StandardTomcatMetricsTest {
     }
 
     @Test
-    @Disabled("waits for the connector's fix (issue 17, gap b, lead): on an idle server tomcat.threads.busy reads -2 " +
-            "on Boot 3.5.7/Tomcat 10.1.59 and Boot 4.0.7/Tomcat 11.0.25 (stock: 0), from how the loop threads are counted")
+    @Disabled("waits for the connector's fix (issue 17, gap b, lead): on an idle server tomcat.threads.busy reads 2, " +
+            "its two event-loop threads waiting in epoll (stock: 0), on Boot 3.5.7/Tomcat 10.1.59 and 4.0.7/11.0.25")
     void busyThreadsMeanRequestsRunningOnOurs() throws Exception {
         busyThreadsMeanRequestsRunning(ConnectorKind.HYBRID);
     }
@@ -46,6 +46,8 @@ class StandardTomcatMetricsTest {
     }
 
     @Test
+    @Disabled("waits for the connector's fix (issue 17, gap b, lead): tomcat.connections.keepalive.current reads NaN " +
+            "on ours, on Boot 3.5.7/Tomcat 10.1.59 and on Boot 4.0.7/Tomcat 11.0.25 alike (stock: a number)")
     void keepAliveCountIsANumberOnOurs() throws Exception {
         keepAliveCount(ConnectorKind.HYBRID, 0);
     }
@@ -56,7 +58,7 @@ class StandardTomcatMetricsTest {
      * connections between requests, which is what the meter's name promises.
      */
     @Test
-    @Disabled("waits for the connector's fix (issue 17, gap b, lead): ours reads 0 with one idle keep-alive " +
+    @Disabled("waits for the connector's fix (issue 17, gap b, lead): ours reads NaN with one idle keep-alive " +
             "connection open (Boot 3.5.7 and 4.0.7)")
     void keepAliveCountCountsIdleConnectionsOnOurs() throws Exception {
         keepAliveCount(ConnectorKind.HYBRID, 1);
@@ -114,7 +116,7 @@ class StandardTomcatMetricsTest {
     }
 
     private static double gauge(RunningApp app, String name) {
-        Gauge g = app.meters().find(name).gauge();
+        Gauge g = app.meters().find(name).tag("name", app.tomcatMeterTag()).gauge();
         if (g == null) {
             throw new AssertionError(name + " is not registered on " + app);
         }
