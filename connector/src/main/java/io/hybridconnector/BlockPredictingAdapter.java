@@ -4,6 +4,7 @@ import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.classify.RequestClassifier.RequestClass;
 import io.hybridconnector.classify.ThreadTimes;
 import io.hybridconnector.loop.EventLoop;
+import io.hybridconnector.loop.HandOffPolicy.Decision;
 import io.hybridconnector.loop.LoopThread;
 
 import org.apache.coyote.Adapter;
@@ -68,6 +69,9 @@ final class BlockPredictingAdapter implements Adapter {
             if (!moved && timed && ThreadTimes.gcMillis() != gc0) {
                 return; // timed across a garbage collection: it waited for the collector, learn nothing
             }
+            if (moved && LoopThread.lastMoveOfCurrent() == Decision.STARVED) {
+                return; // it waited for a CPU that others had: says nothing about the request itself
+            }
             // Moved by the detector: it waited or computed past the budget; either way the loop was held.
             boolean blocked = moved || (timed &&
                     waitedMostOfTheTime(System.nanoTime() - wall0, ThreadTimes.notBlockedNanos() - running0));
@@ -83,24 +87,31 @@ final class BlockPredictingAdapter implements Adapter {
 
     /**
      * Runs a request whose class held loops, after its loop went to another thread, and tells the class whether it
-     * still would have: a run of half the budget or more would (by wall time, so a request that shares a busy core
-     * counts as long, the safe side); a shorter one only if it waited most of its time, which one run in
-     * {@link #PREDICTED_SAMPLE_EVERY} measures. Without that measurement a class whose requests wait briefly (a 1 ms
+     * still would have. It would if it used half the budget of CPU, or if it took half the budget of wall time and
+     * spent most of that waiting for something (not for a CPU): on an overloaded machine a 1 ms request can take 10 ms
+     * of wall time in the run queue, and learning it as long would add a hand-off to every such request exactly when
+     * the CPUs have no time to spare. A shorter run counts as long only if it waited most of its time, which one run
+     * in {@link #PREDICTED_SAMPLE_EVERY} measures. Without that measurement a class whose requests wait briefly (a 1 ms
      * database read) would drift back to the loop after a few short runs, block it again, be learnt again, and so on.
+     * The loop already moved, so the clock reads here cost little beside that hand-off.
      */
     private void servicePredicted(RequestClass known, long budgetNanos, Request req, Response res) throws Exception {
-        boolean timed = LoopThread.sampleThisRun(PREDICTED_SAMPLE_EVERY);
-        long gc0 = timed ? ThreadTimes.gcMillis() : 0;
-        long running0 = timed ? ThreadTimes.notBlockedNanos() : 0;
+        boolean sampled = LoopThread.sampleThisRun(PREDICTED_SAMPLE_EVERY);
+        long gc0 = ThreadTimes.gcMillis();
+        long cpu0 = ThreadTimes.cpuNanos();
+        long notBlocked0 = ThreadTimes.notBlockedNanos();
         long wall0 = System.nanoTime();
         try {
             delegate.service(req, res);
         } finally {
             long wall = System.nanoTime() - wall0;
-            if (wall >= budgetNanos / 2) {
+            if (ThreadTimes.gcMillis() != gc0) {
+                return; // it waited for the collector: learn nothing
+            }
+            if (ThreadTimes.cpuNanos() - cpu0 >= budgetNanos / 2) {
                 known.ranOffLoop(true);
-            } else if (timed && ThreadTimes.gcMillis() == gc0) {
-                known.ranOffLoop(waitedMostOfTheTime(wall, ThreadTimes.notBlockedNanos() - running0));
+            } else if (wall >= budgetNanos / 2 || sampled) {
+                known.ranOffLoop(waitedMostOfTheTime(wall, ThreadTimes.notBlockedNanos() - notBlocked0));
             }
         }
     }

@@ -62,10 +62,6 @@ public class HybridAjpProtocol extends AbstractAjpProtocol<SocketChannel> {
         settings.writeStrategy(strategy);
     }
 
-    public void setUseVirtualThreads(boolean useVirtualThreads) {
-        settings.useVirtualThreads(useVirtualThreads);
-    }
-
     /** @return the connector's JMX bean, also registered as {@code <domain>:type=HybridConnector,name=...} */
     public ConnectorStats stats() {
         return settings.stats();

@@ -196,10 +196,6 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
 
     // ------------------------------------------------------------------ attributes that cannot apply
 
-    public void setUseVirtualThreads(boolean useVirtualThreads) {
-        settings.useVirtualThreads(useVirtualThreads);
-    }
-
     /**
      * @param useAsyncIO {@code true} (default, as on Tomcat's NIO): HTTP/2 and WebSocket read and write through the
      *                   socket's asynchronous operations, which the event loop completes; {@code false}: through

@@ -138,14 +138,6 @@ final class HybridSettings {
         }
     }
 
-    void useVirtualThreads(boolean useVirtualThreads) {
-        if (useVirtualThreads) {
-            reject("useVirtualThreads=\"true\": " + protocolName + " runs requests on its event loops and moves a " +
-                    "request to another thread only when it blocks; remove the attribute and size the connector " +
-                    "with threads=\"N\"");
-        }
-    }
-
     /** @return Catalina's adapter wrapped to learn which request classes block; one per connector */
     BlockPredictingAdapter adapterFor(Adapter catalina) {
         BlockPredictingAdapter a = adapter;
@@ -184,6 +176,13 @@ final class HybridSettings {
         }
     }
 
+    private String offLoopExecutor() {
+        if (endpoint.getExternalExecutor() != null) {
+            return endpoint.getExternalExecutor().getClass().getSimpleName();
+        }
+        return endpoint.getUseVirtualThreads() ? "virtual-threads" : "connector-threads";
+    }
+
     /** The endpoint's part of the effective settings logged at start. */
     String describeEndpoint() {
         return "threads=" + endpoint.getMaxThreads() + " loops=" + endpoint.getLoops() + " (cores=" +
@@ -192,7 +191,7 @@ final class HybridSettings {
                 " writeStrategy=" + endpoint.getWriteStrategy().attributeValue() + " writeBehindLimit=" +
                 endpoint.getWriteBehindLimit() + " blockedHandOffMillis=" + endpoint.getBlockedHandOffMillis() +
                 " timeSlicing=" + (endpoint.isTimeSlicingEnabled() ? "auto" : "off") +
-                " loopWarnMillis=" + endpoint.getLoopWarnMillis() + " useAsyncIO=" + endpoint.getUseAsyncIO() +
+                " loopWarnMillis=" + endpoint.getLoopWarnMillis() + " offLoopExecutor=" + offLoopExecutor() + " useAsyncIO=" + endpoint.getUseAsyncIO() +
                 " maxConnections=" + endpoint.getMaxConnections() + " connectionTimeout=" +
                 endpoint.getConnectionTimeout() + "ms keepAliveTimeout=" +
                 (endpoint.getKeepAliveTimeout() < 0 ? "infinite" : endpoint.getKeepAliveTimeout() + "ms");

@@ -82,4 +82,72 @@ class BlockPredictionTest {
             assertTrue(c.getPredictedHandOffs() > 300, "predicted hand-offs: " + c.getPredictedHandOffs());
         }
     }
+
+    /**
+     * Issue 16's overload finding: on a machine whose CPUs are all busy, a request that computes 1 ms takes many ms of
+     * wall time in the run queue. That must not teach the classifier that its class holds loops, or every such request
+     * pays a hand-off exactly when the CPUs have no time to spare (before: most of them did).
+     */
+    @Test
+    void briefComputingIsNotLearntAsLongWhenTheCpusAreBusy() throws Exception {
+        int cpus = Runtime.getRuntime().availableProcessors();
+        java.util.concurrent.atomic.AtomicBoolean spinning = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread[] spinners = new Thread[3 * cpus];
+        try (TestServer server = new TestServer(HybridHttp11Protocol.class.getName(), "loops", "1")) {
+            int clients = 4;
+            int perClient = 150;
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(clients);
+            try {
+                runClients(server, pool, clients, 20); // warm-up, CPUs free
+                server.hybrid().resetCounters();
+                for (int i = 0; i < spinners.length; i++) {
+                    spinners[i] = new Thread(() -> {
+                        long x = 1;
+                        while (spinning.get()) {
+                            x = x * 6364136223846793005L + 1442695040888963407L;
+                        }
+                        if (x == 42) {
+                            System.out.print("");
+                        }
+                    }, "spinner-" + i);
+                    spinners[i].setDaemon(true);
+                    spinners[i].start();
+                }
+                runClients(server, pool, clients, perClient);
+            } finally {
+                spinning.set(false);
+                pool.shutdownNow();
+            }
+            LoopCounters c = server.hybrid().counters();
+            long requests = (long) clients * perClient;
+            assertTrue(c.getPredictedHandOffs() < requests / 10, "predicted hand-offs " + c.getPredictedHandOffs() +
+                    " of " + requests + " requests (computed " + c.getComputedHandOffs() + ", starved " +
+                    c.getHandOffs(io.hybridconnector.loop.HandOffPolicy.Decision.STARVED) + ")");
+        } finally {
+            spinning.set(false);
+            for (Thread t : spinners) {
+                if (t != null) {
+                    t.join();
+                }
+            }
+        }
+    }
+
+    private static void runClients(TestServer server, java.util.concurrent.ExecutorService pool, int clients,
+            int requests) throws Exception {
+        java.util.List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+        for (int i = 0; i < clients; i++) {
+            done.add(pool.submit(() -> {
+                try (Socket s = server.connect()) {
+                    for (int r = 0; r < requests; r++) {
+                        assertEquals(200, TestServer.get(s, "/compute?ms=1").status());
+                    }
+                }
+                return null;
+            }));
+        }
+        for (java.util.concurrent.Future<?> f : done) {
+            f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
 }

@@ -82,7 +82,6 @@ class ConfigurationTest {
 
     @ParameterizedTest
     @CsvSource({
-            "useVirtualThreads, true, threads",
             "useInheritedChannel, true, port",
             "writeStrategy, fast, 'hybrid (default), direct, spin'",
             "threadModel, bio, 'hybrid (default), reactor, single, sync'",

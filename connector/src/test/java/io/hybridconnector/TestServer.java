@@ -41,7 +41,18 @@ final class TestServer implements AutoCloseable {
         return new TestServer(true, protocol, attributes);
     }
 
+    /** A server whose protocol runs its requests' off-loop work on {@code executor}, as Spring Boot or {@code executor="..."} set it. */
+    static TestServer withExecutor(String protocol, java.util.concurrent.Executor executor, String... attributes)
+            throws Exception {
+        return new TestServer(false, c -> c.getProtocolHandler().setExecutor(executor), protocol, attributes);
+    }
+
     private TestServer(boolean http2, String protocol, String... attributes) throws Exception {
+        this(http2, c -> { }, protocol, attributes);
+    }
+
+    private TestServer(boolean http2, java.util.function.Consumer<Connector> customizer, String protocol,
+            String... attributes) throws Exception {
         File base = Files.createTempDirectory("hybrid-test").toFile();
         baseDir = base;
         try {
@@ -54,6 +65,7 @@ final class TestServer implements AutoCloseable {
                     throw new IllegalArgumentException("Unknown attribute " + attributes[i]);
                 }
             }
+            customizer.accept(connector);
             if (http2) {
                 connector.addUpgradeProtocol(new org.apache.coyote.http2.Http2Protocol());
             }
@@ -201,6 +213,7 @@ final class TestServer implements AutoCloseable {
         }
     }
 
+    /** {@code /block?ms=}: sleeps, then answers {@code "slept <ms>"}, or with {@code &thread} the thread it ran on. */
     static final class BlockServlet extends HttpServlet {
         @Override
         protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
@@ -210,7 +223,8 @@ final class TestServer implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            byte[] body = ("slept " + ms).getBytes(StandardCharsets.US_ASCII);
+            String text = req.getParameter("thread") != null ? Thread.currentThread().toString() : "slept " + ms;
+            byte[] body = text.getBytes(StandardCharsets.US_ASCII);
             resp.setContentLength(body.length);
             resp.getOutputStream().write(body);
         }

@@ -13,16 +13,16 @@ import io.hybridconnector.loop.LoopCounters;
 import org.junit.jupiter.api.Test;
 
 /**
- * Time slicing ({@code timeSlicing="auto"}; off by default), through real sockets on a one-loop server: while requests compute off the loop on twice as many threads
- * as there are CPUs (so that the loop would get less than half a core), the loop serves its other connections on pool threads
+ * Time slicing ({@code timeSlicing="auto"}; off by default), through real sockets on a one-loop server: while requests compute off the loop on four times as many threads
+ * as there are CPUs (so that the loop would get less than a quarter of a core), the loop serves its other connections on pool threads
  * (they get CPU time per thread, as on stock NIO); once nothing computes, the fast path is back (no thread switch).
  * Requests that sleep do not switch it on, and {@code timeSlicing="off"} never does.
  */
 class TimeSlicingTest {
 
     private static final String HYBRID = HybridHttp11Protocol.class.getName();
-    /** Enough computing requests that, with the loop, they are more than twice the CPUs. */
-    private static final int HEAVY = 2 * Runtime.getRuntime().availableProcessors();
+    /** Enough computing requests that, with the loop, they are more than four times the CPUs. */
+    private static final int HEAVY = 4 * Runtime.getRuntime().availableProcessors();
 
     @Test
     void computingRequestsMakeTheLoopServeOnPoolThreadsUntilTheyEnd() throws Exception {

@@ -31,6 +31,11 @@ public final class ThreadTimes {
     private ThreadTimes() {
     }
 
+    /** @return on-CPU nanoseconds of the calling thread since it started (the thread's CPU clock) */
+    public static long cpuNanos() {
+        return THREADS.getCurrentThreadCpuTime();
+    }
+
     /** @return on-CPU plus run-queue nanoseconds of the calling thread since it started */
     public static long notBlockedNanos() {
         long cpu = THREADS.getCurrentThreadCpuTime();

@@ -39,6 +39,7 @@ import org.apache.tomcat.util.net.SocketBufferHandler;
 import org.apache.tomcat.util.net.SocketEvent;
 import org.apache.tomcat.util.net.SocketProcessorBase;
 import org.apache.tomcat.util.net.SocketWrapperBase;
+import org.apache.tomcat.util.threads.VirtualThreadExecutor;
 
 /**
  * The endpoint: binds the server socket, accepts connections with Tomcat's {@code Acceptor}, gives each to the
@@ -86,6 +87,10 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
     private volatile boolean admissionWaiting;
     private EventLoop[] loops = new EventLoop[0];
     private LoopThreadPool pool;
+    /** The executor the operator gave ({@link #setExecutor}); {@code null}: none. */
+    private volatile Executor externalExecutor;
+    /** Made at start for {@code useVirtualThreads="true"} without an executor; shut down at stop. */
+    private VirtualThreadExecutor virtualThreads;
     private StallDetector detector;
     /** Whether requests compute off the loops, so that loops serve on pool threads; replaced at each start. */
     private volatile TimeSlicing timeSlicing = new TimeSlicing(null, null, false, 1);
@@ -363,7 +368,7 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         paused = false;
         int threads = getMaxThreads();
         int n = threadModel == ThreadModel.SINGLE ? threads : Math.max(1, Math.min(loopCount, threads));
-        pool = new LoopThreadPool(getName(), threads, getDaemon());
+        pool = new LoopThreadPool(getName(), threads, getDaemon(), taskExecutor());
         detector = threadModel.handsOff() ?
                 new StallDetector(new HandOffPolicy(blockedHandOffMillis), loopWarnMillis) : null;
         if (writeBehindAllocator == null) {
@@ -445,6 +450,10 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
             w.close();
         }
         super.setExecutor(null);
+        if (virtualThreads != null) {
+            virtualThreads.shutdown(); // ours; an executor the operator gave is theirs to stop, as on stock NIO
+            virtualThreads = null;
+        }
         bufferPool.clear();
         tlsBuffers.clear();
     }
@@ -510,14 +519,41 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         }
     }
 
+    /**
+     * An executor the operator gives ({@code executor="..."} naming a shared {@code <Executor>}, Spring Boot's
+     * virtual threads): work that leaves the loops runs there, as stock NIO runs all its requests there. That is
+     * Tomcat's own executor work (HTTP/2 streams started off a loop, asynchronous dispatches from application threads),
+     * and the requests of a connection whose previous request left its loop (it blocked): with virtual threads, such a
+     * request waits on a virtual thread instead of holding one of {@code threads}. The loops, and requests that block
+     * the first time, stay on the connector's own threads. The connector never shuts this executor down.
+     */
     @Override
     public void setExecutor(Executor executor) {
-        if (executor != null) {
-            throw new IllegalArgumentException("Attribute [executor] is not supported by HybridHttp11Protocol: " +
-                    "it runs requests on its own event-loop threads. Remove executor=\"...\" and set " +
-                    "threads=\"N\" on the Connector instead.");
+        this.externalExecutor = executor;
+    }
+
+    /** @return the executor the operator gave, or {@code null} */
+    public Executor getExternalExecutor() {
+        return externalExecutor;
+    }
+
+    /** Where off-loop tasks run from this start on: the operator's executor, virtual threads, or our pool (null). */
+    private Executor taskExecutor() {
+        if (externalExecutor != null) {
+            return externalExecutor;
         }
-        super.setExecutor(null);
+        if (getUseVirtualThreads()) {
+            // As stock NIO (AbstractEndpoint.createExecutor); on a JDK without virtual threads this fails as stock does.
+            virtualThreads = new VirtualThreadExecutor(getName() + "-virt-");
+            return virtualThreads;
+        }
+        return null;
+    }
+
+    /** @return {@code true} if off-loop work runs on an executor the operator asked for (not our own threads) */
+    boolean hasTaskExecutor() {
+        LoopThreadPool p = pool;
+        return p != null && p.hasTaskExecutor();
     }
 
     // ------------------------------------------------------------------ TLS
@@ -900,10 +936,39 @@ public class HybridEndpoint extends AbstractEndpoint<SocketChannel,SocketChannel
         return p == null ? 0 : p.getPoolSize();
     }
 
+    /**
+     * Threads running a request, as stock NIO's {@code currentThreadsBusy} means (actuator's {@code tomcat.threads.busy}):
+     * leaders inside a run, threads finishing a request off the loops, and tasks on the operator's executor. A leader
+     * waiting in {@code epoll_wait} for its connections is idle, not busy.
+     */
     @Override
     public int getCurrentThreadsBusy() {
         LoopThreadPool p = pool;
-        return p == null ? 0 : p.getActiveCount();
+        EventLoop[] ls = loops;
+        if (p == null || ls == null) {
+            return 0;
+        }
+        int busy = p.getOffLoopCount() + p.getExternalTasksRunning();
+        for (EventLoop loop : ls) {
+            if (loop.isLeaderInRun()) {
+                busy++;
+            }
+        }
+        return busy;
+    }
+
+    /** @return tasks running on the operator's executor right now (0 without one) */
+    public int getExecutorTasksRunning() {
+        LoopThreadPool p = pool;
+        return p == null ? 0 : p.getExternalTasksRunning();
+    }
+
+    /**
+     * Stock NIO's {@code keepAliveCount} (actuator's {@code tomcat.connections.keepalive.current}): connections between
+     * requests, the same count as {@link #getIdleConnectionCount()}.
+     */
+    public int getKeepAliveCount() {
+        return getIdleConnectionCount();
     }
 
     /** @return requests running away from their loop because they blocked (threads busy beyond the leaders) */

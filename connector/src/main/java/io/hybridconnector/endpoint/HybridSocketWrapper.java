@@ -147,6 +147,14 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     private final ThreadModel model;
     /** Whether to serve on a pool thread for now because requests compute beside the loops. */
     private final TimeSlicing timeSlicing;
+    /** The operator gave an executor ({@code executor}, {@code useVirtualThreads}): requests that block run there. */
+    private final boolean executorForBlocking;
+    /**
+     * With {@link #executorForBlocking}: the previous request left its loop (it blocked, or its class is known to), so
+     * the next one starts on the executor. Written at the end of a run under the lock, read by the leader when the
+     * connection is ready again (after that run gave the connection back); a stale read costs one misplaced run.
+     */
+    private boolean lastRunLeftLoop;
     /**
      * Lock (the owner's side): when gathered bytes leave; lets the stall detector (or, under thread models that do not
      * hand loops off, the endpoint's output watcher) send those of a request that pauses.
@@ -199,6 +207,7 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
         this.writeCounters = endpoint.writeCounters();
         this.model = endpoint.getThreadModel();
         this.timeSlicing = endpoint.timeSlicing();
+        this.executorForBlocking = endpoint.hasTaskExecutor() && model.handsOff();
         this.behind = new WriteBehindBuffer(endpoint.writeBehindAllocator(), endpoint.getWriteBehindLimit(),
                 writeCounters);
         this.tls = endpoint.isSSLEnabled() ? endpoint.newTlsChannel(channel) : null;
@@ -328,12 +337,17 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
     }
 
     private boolean runFromLoop(SocketEvent event, int consumed) {
-        if (model == ThreadModel.REACTOR || timeSlicing.isOn()) {
-            // Like stock NIO, a poller hands each request to a worker: always under the reactor model, and while
-            // requests compute beside the loops (TimeSlicing). The worker owns the connection until it gives it back
+        if (model == ThreadModel.REACTOR || timeSlicing.isOn() || (executorForBlocking && lastRunLeftLoop)) {
+            // Like stock NIO, a poller hands each request to a worker: always under the reactor model, while
+            // requests compute beside the loops (TimeSlicing), and, when the operator gave an executor, for a
+            // connection whose last request blocked. The worker owns the connection until it gives it back
             // (applyInterest).
             if (model != ThreadModel.REACTOR) {
-                loop.getCounters().timeSlicedRun();
+                if (timeSlicing.isOn()) {
+                    loop.getCounters().timeSlicedRun();
+                } else {
+                    loop.getCounters().executorRun();
+                }
             }
             suspendInterest();
             endpoint.runOnWorker(() -> runOnWorker(event, consumed));
@@ -360,7 +374,12 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             if ((consumed & SelectionKey.OP_READ) != 0) {
                 readHint = true;
             }
+            long start = executorForBlocking ? System.nanoTime() : 0;
             SocketState state = process(event);
+            if (executorForBlocking) {
+                // Still long (it waited or computed for half the budget): the next request starts here too.
+                lastRunLeftLoop = System.nanoTime() - start >= loop.handOffBudgetNanos() / 2;
+            }
             afterRun(state, consumed, false);
         } finally {
             unlockAndResume();
@@ -420,6 +439,9 @@ public final class HybridSocketWrapper extends SocketWrapperBase<SocketChannel> 
             long seq = loop.beginRun(this);
             SocketState state = process(event);
             leading = loop.endRun(seq);
+            if (executorForBlocking) {
+                lastRunLeftLoop = !leading;
+            }
             afterRun(state, consumed, leading);
         } finally {
             unlockAndResume();

@@ -107,6 +107,11 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     }
 
     @Override
+    public long getStarvedHandOffs() {
+        return loops().getHandOffs(io.hybridconnector.loop.HandOffPolicy.Decision.STARVED);
+    }
+
+    @Override
     public long getTimeSlicingSwitchedOn() {
         return loops().getTimeSlicingOn();
     }
@@ -114,6 +119,16 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     @Override
     public long getTimeSlicedRuns() {
         return loops().getTimeSlicedRuns();
+    }
+
+    @Override
+    public long getExecutorRuns() {
+        return loops().getExecutorRuns();
+    }
+
+    @Override
+    public int getExecutorTasksRunning() {
+        return endpoint.getExecutorTasksRunning();
     }
 
     /** @return the loops' waits merged now (empty when the connector is stopped) */

@@ -17,6 +17,11 @@ public interface ConnectorStatsMBean {
     long getStallHandOffs();
     /** The stall detector saw the request compute past blockedHandOffMillis while other connections may wait. */
     long getComputedHandOffs();
+    /**
+     * The request held its loop for blockedHandOffMillis but was on a CPU for less than half of it (an overloaded
+     * machine): the loop moved; the request's class was not learnt as long.
+     */
+    long getStarvedHandOffs();
     /** The request was about to wait for its own socket (a body still in flight, a client that reads slowly). */
     long getIoHandOffs();
     /** The request's class held loops before: moved before it ran. */
@@ -26,6 +31,15 @@ public interface ConnectorStatsMBean {
     long getTimeSlicingSwitchedOn();
     /** Ready connections served on a pool thread because requests computed beside the loops. */
     long getTimeSlicedRuns();
+
+    /**
+     * Ready connections served on the executor the operator gave ({@code executor}, {@code useVirtualThreads}, Spring
+     * Boot's virtual threads) because their previous request left its loop (it blocked, or its class is known to).
+     */
+    long getExecutorRuns();
+
+    /** Tasks running on that executor right now (0 without one). */
+    int getExecutorTasksRunning();
 
     // how long ready connections waited for their loop (microseconds; log-linear buckets, within 25%)
     long getLoopWaits();

@@ -160,6 +160,16 @@ public final class EventLoop {
         connectionCount.decrementAndGet();
     }
 
+    /**
+     * @return {@code true} while the leader runs a connection's work inline (a request, a flush) and still holds the
+     *         loop; a run that lost the loop is counted by its thread ({@link LoopThreadPool#getOffLoopCount()}). Any
+     *         thread, for monitoring.
+     */
+    public boolean isLeaderInRun() {
+        long v = runSeq.get();
+        return (v & 1) == 1 && (v & HANDED_OFF) == 0;
+    }
+
     /** @return {@code true} if the calling thread is this loop's leader */
     public boolean inLoop() {
         return leader == Thread.currentThread();
@@ -439,6 +449,7 @@ public final class EventLoop {
         // Marked before the move: once moved, the request may end and its thread mark itself back at any moment.
         LoopThread from = leader;
         if (from != null) {
+            from.movedBecause(why);
             from.offLoop(true);
         }
         if (!runSeq.compareAndSet(seq, seq | HANDED_OFF)) {

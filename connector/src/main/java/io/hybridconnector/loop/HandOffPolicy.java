@@ -30,7 +30,14 @@ public final class HandOffPolicy {
         /** The detector saw the leader wait: in a sleep, a lock or a condition, or in a system call. */
         BLOCKED,
         /** The request computed for the budget while other connections of the loop may have work. */
-        COMPUTED
+        COMPUTED,
+        /**
+         * The request held its loop for the budget but was on a CPU for less than half of it: it was ready to run
+         * while other threads had the CPUs (an overloaded machine). The loop moves, so that its other connections are
+         * served, but the request's class is not learnt as long: predicting it would add a hand-off to every short
+         * request exactly when the CPUs have no time to spare.
+         */
+        STARVED
     }
 
     /** When the policy is asked. */
@@ -47,6 +54,13 @@ public final class HandOffPolicy {
     public enum Activity {
         /** On a CPU, or ready to be: computing. */
         RUNNING,
+        /** Ready to run, but on a CPU for less than half the time the detector watched it: waiting for a CPU. */
+        STARVED,
+        /**
+         * Ready to run, first seen (the detector's own look came late, on a busy machine) less than half a budget
+         * ago: whether it computes or waits for a CPU is not known yet; the detector looks again in half a budget.
+         */
+        JUST_SEEN,
         /** Parked in Java: {@code Thread.sleep}, a monitor, a {@code LockSupport.park}. */
         WAITING_IN_JAVA,
         /** Asleep in a system call (a socket read to a database shows as RUNNABLE to Java). */
@@ -97,6 +111,9 @@ public final class HandOffPolicy {
         if (activity == Activity.WAITING_IN_KERNEL) {
             return Decision.BLOCKED;
         }
-        return othersMayWait ? Decision.COMPUTED : Decision.STAY;
+        if (!othersMayWait || activity == Activity.JUST_SEEN) {
+            return Decision.STAY;
+        }
+        return activity == Activity.STARVED ? Decision.STARVED : Decision.COMPUTED;
     }
 }

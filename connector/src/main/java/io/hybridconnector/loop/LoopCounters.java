@@ -26,6 +26,8 @@ public final class LoopCounters {
     final LongAdder timeSlicingOn = new LongAdder();
     /** Ready connections a loop gave to a pool thread because {@link TimeSlicing} was on. */
     final LongAdder timeSlicedRuns = new LongAdder();
+    /** Ready connections served on the operator's executor because their previous request left its loop. */
+    final LongAdder executorRuns = new LongAdder();
 
     public LoopCounters() {
         for (int i = 0; i < handOffs.length; i++) {
@@ -107,6 +109,15 @@ public final class LoopCounters {
         timeSlicedRuns.increment();
     }
 
+    public long getExecutorRuns() {
+        return executorRuns.sum();
+    }
+
+    /** Counts a ready connection served on the operator's executor ({@code executor}, {@code useVirtualThreads}). */
+    public void executorRun() {
+        executorRuns.increment();
+    }
+
     public void reset() {
         inlineRuns.reset();
         for (LongAdder a : handOffs) {
@@ -118,5 +129,6 @@ public final class LoopCounters {
         deferredTasks.reset();
         timeSlicingOn.reset();
         timeSlicedRuns.reset();
+        executorRuns.reset();
     }
 }

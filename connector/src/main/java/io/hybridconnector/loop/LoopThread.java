@@ -68,6 +68,7 @@ public final class LoopThread extends Thread {
                 if (work instanceof EventLoop) {
                     ((EventLoop) work).lead(this);
                 } else {
+                    lastMove = HandOffPolicy.Decision.STAY; // a task, not the rest of a request that moved
                     offLoopSince = System.nanoTime();
                     pool.runTask((Runnable) work);
                 }
@@ -148,6 +149,27 @@ public final class LoopThread extends Thread {
 
     long offLoopSince() {
         return offLoopSince;
+    }
+
+    /**
+     * Why the loop this thread led last moved away from its run; written by the mover before the move, read by this
+     * thread once the run ends (after the move, which the run word orders).
+     */
+    private volatile HandOffPolicy.Decision lastMove = HandOffPolicy.Decision.STAY;
+
+    void movedBecause(HandOffPolicy.Decision why) {
+        lastMove = why;
+    }
+
+    /** @return why this thread's current work left its loop ({@code STAY}: it runs a task, or never led) */
+    HandOffPolicy.Decision lastMove() {
+        return lastMove;
+    }
+
+    /** @return why the loop moved away from the calling thread's last run that lost it ({@code STAY}: never) */
+    public static HandOffPolicy.Decision lastMoveOfCurrent() {
+        LoopThread t = current();
+        return t == null ? HandOffPolicy.Decision.STAY : t.lastMove;
     }
 
     int tid() {

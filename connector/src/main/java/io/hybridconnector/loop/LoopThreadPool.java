@@ -3,8 +3,10 @@ package io.hybridconnector.loop;
 import java.util.ArrayDeque;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.juli.logging.Log;
 import org.apache.juli.logging.LogFactory;
@@ -19,7 +21,10 @@ import org.apache.tomcat.util.threads.ResizableExecutor;
  * easy to see. The fast path never enters this class.
  * <p>
  * It is also the endpoint's {@link java.util.concurrent.Executor} (Tomcat's {@code ThreadPool} MBean reads its
- * counts through {@link ResizableExecutor}); tasks submitted that way run on the same threads.
+ * counts through {@link ResizableExecutor}); tasks submitted that way run on the same threads, unless the operator
+ * gave an executor of their own ({@code executor="..."}, {@code useVirtualThreads="true"}, Spring Boot's virtual
+ * threads): then tasks run there, as on stock NIO, and this pool's threads only lead loops and finish the requests
+ * that blocked on them.
  */
 public final class LoopThreadPool implements ResizableExecutor {
 
@@ -49,10 +54,24 @@ public final class LoopThreadPool implements ResizableExecutor {
     private final Set<LoopThread> all = ConcurrentHashMap.newKeySet();
     private volatile boolean stopped;
 
+    /** The operator's executor for tasks, or {@code null}: tasks run on this pool's threads. */
+    private final Executor taskExecutor;
+    /** Tasks running on {@link #taskExecutor} right now. */
+    private final AtomicInteger externalTasksRunning = new AtomicInteger();
+
     public LoopThreadPool(String namePrefix, int maxThreads, boolean daemon) {
+        this(namePrefix, maxThreads, daemon, null);
+    }
+
+    /**
+     * @param taskExecutor where tasks ({@link #execute}) run; {@code null}: on this pool's threads, within
+     *                     {@code maxThreads}
+     */
+    public LoopThreadPool(String namePrefix, int maxThreads, boolean daemon, Executor taskExecutor) {
         this.namePrefix = namePrefix;
         this.maxThreads = maxThreads;
         this.daemon = daemon;
+        this.taskExecutor = taskExecutor;
     }
 
     boolean isDaemon() {
@@ -97,6 +116,10 @@ public final class LoopThreadPool implements ResizableExecutor {
     public void execute(Runnable task) {
         if (stopped) {
             throw new RejectedExecutionException("connector threads are stopped");
+        }
+        if (taskExecutor != null) {
+            taskExecutor.execute(() -> runExternally(task));
+            return;
         }
         synchronized (lock) {
             LoopThread t = idle.pollFirst();
@@ -149,6 +172,39 @@ public final class LoopThreadPool implements ResizableExecutor {
         } catch (Throwable t) {
             log.error("Task failed on connector thread " + Thread.currentThread().getName(), t);
         }
+    }
+
+    private void runExternally(Runnable task) {
+        externalTasksRunning.incrementAndGet();
+        try {
+            runTask(task);
+        } finally {
+            externalTasksRunning.decrementAndGet();
+        }
+    }
+
+    /** @return {@code true} if tasks run on an executor the operator gave, not on this pool's threads */
+    public boolean hasTaskExecutor() {
+        return taskExecutor != null;
+    }
+
+    /** @return tasks running on the operator's executor right now (0 without one) */
+    public int getExternalTasksRunning() {
+        return externalTasksRunning.get();
+    }
+
+    /**
+     * @return threads of this pool working off the loops right now: a task, or the rest of a request whose loop moved
+     *         away (a loop's leader inside a run is not counted here; see {@link EventLoop#isLeaderInRun()})
+     */
+    public int getOffLoopCount() {
+        int n = 0;
+        for (LoopThread t : all) {
+            if (t.offLoopSince() != 0) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** @return every thread of the pool, for the stall detector's looks (weakly consistent) */

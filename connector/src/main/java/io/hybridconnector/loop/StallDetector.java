@@ -1,5 +1,7 @@
 package io.hybridconnector.loop;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -42,6 +44,7 @@ import org.apache.juli.logging.LogFactory;
 public final class StallDetector implements Runnable {
 
     private static final Log log = LogFactory.getLog(StallDetector.class);
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     /** Looks that found no run before the detector parks until a run begins. */
     private static final int QUIET_LOOKS_BEFORE_PARKING = 100;
@@ -62,6 +65,13 @@ public final class StallDetector implements Runnable {
     /** Detector only: the holds not yet due at this look, listed again after it. */
     private final List<OutputHold> notDue = new ArrayList<>();
     /** Per loop: the run word already reported in a WARN, so that each run is reported once. Detector only. */
+    /**
+     * Per loop: the run the detector saw first at its last look, when, and its leader's CPU time then; so that at the
+     * budget the detector can tell a run that computed from one that waited for a CPU ({@link Activity#STARVED}).
+     */
+    private long[] firstLookSeq = new long[0];
+    private long[] firstLookNanos = new long[0];
+    private long[] firstLookCpuNanos = new long[0];
     private long[] warnedSeq = new long[0];
     private long[] warnedLeaderlessSince = new long[0];
     private long lastWarnNanos = System.nanoTime() - WARN_INTERVAL_NANOS;
@@ -94,6 +104,9 @@ public final class StallDetector implements Runnable {
     }
 
     public void start(EventLoop[] loops, String name) {
+        this.firstLookSeq = new long[loops.length];
+        this.firstLookNanos = new long[loops.length];
+        this.firstLookCpuNanos = new long[loops.length];
         this.warnedSeq = new long[loops.length];
         this.warnedLeaderlessSince = new long[loops.length];
         this.loops = loops;
@@ -213,9 +226,18 @@ public final class StallDetector implements Runnable {
             return 0; // the run changed while we read it: look again soon
         }
         long age = Math.max(0, now - start);
-        Decision decision = policy.decide(Moment.DETECTOR_TICK, age, activityOf(leader, age), loop.othersMayWait());
+        if (firstLookSeq[index] != seq) {
+            firstLookSeq[index] = seq;
+            firstLookNanos[index] = now;
+            firstLookCpuNanos[index] = cpuNanos(leader);
+        }
+        Activity activity = activityOf(leader, index, age, now);
+        Decision decision = policy.decide(Moment.DETECTOR_TICK, age, activity, loop.othersMayWait());
         if (decision != Decision.STAY && loop.handOff(seq, decision)) {
             return -1;
+        }
+        if (activity == Activity.JUST_SEEN) {
+            return budgetNanos / 2;
         }
         if (age >= warnNanos) {
             warnHeld(loop, index, seq, leader, age);
@@ -223,16 +245,33 @@ public final class StallDetector implements Runnable {
         return age < budgetNanos ? budgetNanos - age : budgetNanos;
     }
 
-    private Activity activityOf(LoopThread leader, long age) {
+    private Activity activityOf(LoopThread leader, int index, long age, long now) {
         Thread.State state = leader.getState();
         if (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING || state == Thread.State.BLOCKED) {
             return Activity.WAITING_IN_JAVA;
         }
-        // The kernel is asked only about runs old enough to move: it costs a read of /proc.
-        if (age >= budgetNanos && KernelThreadState.sleepingInKernel(leader.tid()) == 1) {
+        if (age < budgetNanos) {
+            return Activity.RUNNING; // not old enough to move: spare the system calls below
+        }
+        if (KernelThreadState.sleepingInKernel(leader.tid()) == 1) {
             return Activity.WAITING_IN_KERNEL;
         }
-        return Activity.RUNNING;
+        long watched = now - firstLookNanos[index];
+        if (watched < budgetNanos / 2) {
+            return Activity.JUST_SEEN;
+        }
+        long cpu = cpuNanos(leader);
+        boolean starved = cpu >= 0 && firstLookCpuNanos[index] >= 0 && (cpu - firstLookCpuNanos[index]) * 2 < watched;
+        return starved ? Activity.STARVED : Activity.RUNNING;
+    }
+
+    /** @return the thread's CPU time in nanoseconds, or -1 where the JVM cannot tell */
+    private static long cpuNanos(Thread t) {
+        try {
+            return THREADS.getThreadCpuTime(t.getId());
+        } catch (UnsupportedOperationException e) {
+            return -1;
+        }
     }
 
     private boolean anyInRun() {

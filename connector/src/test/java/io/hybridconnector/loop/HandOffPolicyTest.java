@@ -39,4 +39,16 @@ class HandOffPolicyTest {
         assertEquals(Decision.COMPUTED, policy.decide(Moment.DETECTOR_TICK, 5 * MS, Activity.RUNNING, true));
         assertEquals(Decision.STAY, policy.decide(Moment.DETECTOR_TICK, 500 * MS, Activity.RUNNING, false));
     }
+
+    @Test
+    void aRunThatWaitedForACpuMovesAsStarvedOnlyWhenOthersMayWait() {
+        assertEquals(Decision.STAY, policy.decide(Moment.DETECTOR_TICK, 4 * MS, Activity.STARVED, true));
+        assertEquals(Decision.STARVED, policy.decide(Moment.DETECTOR_TICK, 5 * MS, Activity.STARVED, true));
+        assertEquals(Decision.STAY, policy.decide(Moment.DETECTOR_TICK, 500 * MS, Activity.STARVED, false));
+    }
+
+    @Test
+    void aRunSeenOnlyJustNowIsLookedAtAgainBeforeItMoves() {
+        assertEquals(Decision.STAY, policy.decide(Moment.DETECTOR_TICK, 50 * MS, Activity.JUST_SEEN, true));
+    }
 }
