@@ -50,9 +50,4 @@ final class UnappliedTomcatProperties {
                 log.warn(property + "=" + value + " has no effect on io.hybridconnector.HybridHttp11Protocol: " +
                         instead)));
     }
-
-    /** The properties this class warns about. */
-    static Iterable<String> names() {
-        return INSTEAD.keySet();
-    }
 }
