@@ -15,7 +15,7 @@ import jakarta.servlet.http.HttpServletResponse;
  * does, and the work per request stays the same whatever the connector. On a virtual thread (Tomcat's
  * {@code useVirtualThreads}) the JDK measures no CPU time ({@code getCurrentThreadCpuTime()} is -1 up to JDK 25 at
  * least), so there the request computes for N ms of wall time: the same work while its carrier thread has the CPU,
- * less when other processes take it. Without that the loop never ended and wedged the carrier (it-tests/experiments'
+ * less when other processes take it. Without that the loop never ended and wedged the carrier (bench/experiments'
  * fairness phase, nio-vt, 2026-11-25).
  */
 @WebServlet("/compute")

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import io.hybridconnector.bench.harness.tomcat.CatalinaBase;
+
 /**
  * Issue 5 item 6: the RUBBoS WAR, unchanged, deployed on a real Tomcat 10.1 distribution (catalina.sh run, our jar
  * and the MariaDB driver in {@code lib/}) with {@code HybridHttp11Protocol}, on MariaDB at 127.0.0.1:3306 (database
@@ -16,7 +18,7 @@ import java.util.stream.Stream;
  */
 class DistributionMariaDbInteractionsTest extends InteractionsContract {
 
-    TomcatInstance tomcat;
+    RubbosTomcat tomcat;
 
     @Override
     ConnectorChoice connector() {
@@ -35,9 +37,9 @@ class DistributionMariaDbInteractionsTest extends InteractionsContract {
             jars = files.filter(p -> p.toString().endsWith(".jar")).sorted().toList();
         }
         Path work = Path.of(System.getProperty("rubbos.work"));
-        tomcat = TomcatInstance.start(new TomcatInstance.Spec(Path.of(System.getProperty("rubbos.tomcat.home")),
+        tomcat = RubbosTomcat.start(new RubbosTomcat.Spec(Path.of(System.getProperty("rubbos.tomcat.home")),
                 work.resolve(getClass().getSimpleName() + "-tomcat").toAbsolutePath(), connector(), Map.of(),
-                Diagnostics.freePort(), Path.of(System.getProperty("rubbos.war")).toAbsolutePath(), jars,
+                CatalinaBase.freePort(), Path.of(System.getProperty("rubbos.war")).toAbsolutePath(), jars,
                 List.of("-Xms256m", "-Xmx512m", "-Drubbos.jdbc.url=" + jdbc.url()), null), Duration.ofSeconds(120));
         return tomcat.port();
     }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.nio.file.Path;
 import java.util.List;
 
+import io.hybridconnector.bench.harness.tomcat.CatalinaBase;
+
 /**
  * The same body through the whole 3-tier path of the benchmark: Apache httpd (mod_proxy_http, backend connections
  * kept alive) -> the Tomcat distribution with our connector -> MariaDB. Skipped, saying how to get them, when httpd
@@ -24,7 +26,7 @@ class ThreeTierMariaDbInteractionsTest extends DistributionMariaDbInteractionsTe
     int startServer() throws Exception {
         int tomcatPort = super.startServer();
         httpd = Httpd.start(new Httpd.Spec(Path.of(System.getProperty("rubbos.work")).resolve("httpd")
-                .toAbsolutePath(), Diagnostics.freePort(), List.of(tomcatPort), 1, 16, null));
+                .toAbsolutePath(), CatalinaBase.freePort(), List.of(tomcatPort), 1, 16, null));
         return httpd.port();
     }
 

@@ -1,0 +1,171 @@
+package io.hybridconnector.reliability;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import io.hybridconnector.bench.harness.cpu.Pinning;
+import io.hybridconnector.bench.harness.tomcat.SideBySideTomcat;
+
+/**
+ * One real Tomcat distribution with stock NIO and ours on two ports (bench/harness's {@link SideBySideTomcat}), its JVM
+ * opened to JMX on loopback, and the snapshots the scenarios compare. Used from the harness's main thread; {@link
+ * #snapshot} also from the soak's sampler.
+ */
+public final class ServerUnderTest implements AutoCloseable {
+
+    /** What every scenario's Tomcat gets: a 1 GB heap as in the main job, and the shaded allocator's leak checks. */
+    private static final List<String> BASE_JVM_OPTIONS = List.of("-Xms1g", "-Xmx1g",
+            "-Dio.hybridconnector.shaded.netty.leakDetection.level=paranoid",
+            "-Dio.netty.leakDetection.level=paranoid");
+
+    private final SideBySideTomcat tomcat;
+    private final JmxClient jmx;
+    private final long pid;
+
+    private ServerUnderTest(SideBySideTomcat tomcat, JmxClient jmx) {
+        this.tomcat = tomcat;
+        this.jmx = jmx;
+        this.pid = tomcat.pid();
+    }
+
+    /**
+     * Starts a fresh CATALINA_BASE under {@code lab.runDir()/name} and waits until both connectors answer.
+     *
+     * @param stockAttributes extra attributes of stock's Connector element, verbatim
+     * @param ourAttributes   extra attributes of ours
+     */
+    public static ServerUnderTest start(Lab lab, String name, String stockAttributes, String ourAttributes)
+            throws IOException, InterruptedException {
+        int jmxPort = freePort();
+        List<String> jvm = new ArrayList<>(BASE_JVM_OPTIONS);
+        jvm.addAll(List.of(JmxClient.agentOptions(jmxPort).split(" ")));
+        SideBySideTomcat.Config config = new SideBySideTomcat.Config(lab.catalinaHome(), lab.connectorJar(), lab.samplesWar(),
+                lab.runDir().resolve(name), Path.of(System.getProperty("java.home")), jvm, stockAttributes,
+                ourAttributes, Pinning.detect(false, 0, 1));
+        SideBySideTomcat tomcat = new SideBySideTomcat(config);
+        tomcat.start("/samples/size?kb=0.1", Duration.ofSeconds(90));
+        return new ServerUnderTest(tomcat, JmxClient.connect(jmxPort));
+    }
+
+    public int port(Side side) {
+        return side == Side.STOCK ? tomcat.stockPort() : tomcat.ourPort();
+    }
+
+    public InetSocketAddress address(Side side) {
+        return new InetSocketAddress("127.0.0.1", port(side));
+    }
+
+    public long pid() {
+        return pid;
+    }
+
+    public SideBySideTomcat tomcat() {
+        return tomcat;
+    }
+
+    /** Resources now; {@code afterGc} runs two full GCs first so that heap and direct memory show what is live. */
+    public Snapshot snapshot(Side side, boolean afterGc) throws IOException {
+        if (afterGc) {
+            jmx.gc();
+        }
+        int port = port(side);
+        return new Snapshot(count(Path.of("/proc", Long.toString(pid), "task")), jmx.threadsNaming(port),
+                count(Path.of("/proc", Long.toString(pid), "fd")), rssKb(), jmx.heapUsed(), jmx.directBytes(),
+                jmx.threadPool(port, "connectionCount"), jmx.ours(port, "WriteBehindBytesNow"));
+    }
+
+    public long ourCounter(String attribute) throws IOException {
+        return jmx.ours(tomcat.ourPort(), attribute);
+    }
+
+    /** Lines of the server's logs that report a leak of pooled buffers (the allocator's PARANOID detector). */
+    public List<String> leakReports() throws IOException {
+        return tomcat.logs().lines().filter(l -> l.contains("LEAK:")).toList();
+    }
+
+    /** Lines of the server's logs at SEVERE or with an exception that the scenario did not expect, for the report. */
+    public long logLinesContaining(String text) throws IOException {
+        return tomcat.logs().lines().filter(l -> l.contains(text)).count();
+    }
+
+    public long rssKb() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.substring(6).trim().split("\\s+")[0]);
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Open fds by kind ({@code socket}, {@code anon_inode:[eventpoll]}, {@code anon_inode:[eventfd]}, {@code pipe},
+     * files by their path): a delta by kind says which object leaked.
+     */
+    public Map<String, Integer> fdKinds() throws IOException {
+        Map<String, Integer> kinds = new TreeMap<>();
+        try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+            for (Path fd : (Iterable<Path>) fds::iterator) {
+                String link;
+                try {
+                    link = Files.readSymbolicLink(fd).toString();
+                } catch (IOException closedMeanwhile) {
+                    continue;
+                }
+                String kind = link.startsWith("socket:") ? "socket" : link.startsWith("pipe:") ? "pipe"
+                        : link.startsWith("/") ? "file" : link;
+                kinds.merge(kind, 1, Integer::sum);
+            }
+        }
+        return kinds;
+    }
+
+    /** {@code after - before} per kind, only the kinds that changed, e.g. {@code socket +3, anon_inode:[eventfd] +1}. */
+    public static String fdDelta(Map<String, Integer> before, Map<String, Integer> after) {
+        Map<String, Integer> d = new TreeMap<>();
+        for (String k : after.keySet()) {
+            d.put(k, after.get(k) - before.getOrDefault(k, 0));
+        }
+        for (String k : before.keySet()) {
+            d.putIfAbsent(k, -before.get(k));
+        }
+        StringBuilder sb = new StringBuilder();
+        d.forEach((k, v) -> {
+            if (v != 0) {
+                sb.append(sb.length() == 0 ? "" : ", ").append(k).append(v > 0 ? " +" : " ").append(v);
+            }
+        });
+        return sb.length() == 0 ? "none" : sb.toString();
+    }
+
+    private static int count(Path dir) throws IOException {
+        try (Stream<Path> entries = Files.list(dir)) {
+            return (int) entries.count();
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** Stops Tomcat with {@code catalina.sh stop}; see {@link SideBySideTomcat#close}. */
+    @Override
+    public void close() throws IOException, InterruptedException {
+        try {
+            jmx.close();
+        } catch (IOException ignored) {
+            // the server may already be gone (graceful-stop scenario)
+        }
+        tomcat.close();
+    }
+}
