@@ -100,4 +100,31 @@ class AcceptModeTest {
             }
         }
     }
+
+    /**
+     * A graceful stop's first step (Tomcat's {@code closeServerSocketGraceful}, which Spring Boot's graceful shutdown
+     * calls) stops new connections, whoever accepts: stock NIO's acceptor thread, ours' acceptor thread, ours' loops
+     * (there Tomcat found no acceptor and threw a NullPointerException, and new connections kept being accepted).
+     */
+    @Test
+    void gracefulCloseOfTheListeningSocketWorksInEveryAcceptMode() throws Exception {
+        // bindOnInit="false", as Spring Boot sets it: Tomcat closes the listening socket gracefully only then.
+        String[][] servers = { { "org.apache.coyote.http11.Http11NioProtocol", "bindOnInit", "false" },
+                { HYBRID, "bindOnInit", "false" }, { HYBRID, "bindOnInit", "false", "acceptMode", "loops" } };
+        for (String[] spec : servers) {
+            String[] attributes = java.util.Arrays.copyOfRange(spec, 1, spec.length);
+            try (TestServer server = new TestServer(spec[0], attributes); Socket open = server.connect()) {
+                assertEquals(200, TestServer.get(open, "/size?kb=0.1").status());
+                server.connector.getProtocolHandler().closeServerSocketGraceful();
+                Thread.sleep(100); // the loops' selectors let go of the listening socket at their next select
+                org.junit.jupiter.api.Assertions.assertThrows(java.net.ConnectException.class,
+                        () -> new Socket("127.0.0.1", server.port).close(),
+                        "a client could still connect after the graceful close on " + String.join(" ", spec));
+                long start = System.nanoTime();
+                server.connector.stop();
+                long ms = (System.nanoTime() - start) / 1_000_000;
+                assertTrue(ms < 2000, "stop took " + ms + " ms on " + String.join(" ", spec));
+            }
+        }
+    }
 }

@@ -24,6 +24,7 @@ import org.apache.juli.logging.Log;
 import org.apache.juli.logging.LogFactory;
 import org.apache.tomcat.util.collections.SynchronizedStack;
 import org.apache.tomcat.util.net.AbstractEndpoint;
+import org.apache.tomcat.util.net.Acceptor;
 import org.apache.tomcat.util.net.SSLHostConfig;
 import org.apache.tomcat.util.net.SSLImplementation;
 import org.apache.tomcat.util.net.SocketBufferHandler;
@@ -223,6 +224,10 @@ public class HybridEndpoint extends ListeningEndpoint {
             outputWatcher.start(new EventLoop[0], getName() + "-output-watcher");
         }
         if (acceptOnLoops) {
+            // Never started: Tomcat's final closeServerSocketGraceful (Spring Boot's graceful shutdown) stops "the
+            // acceptor" before closing the listening socket, and found none (a NullPointerException, and the loops
+            // went on accepting). Stopping an acceptor that never ran is a flag; closing the socket stops the loops'.
+            acceptor = new Acceptor<>(this);
             loopAcceptors = new LoopAcceptor[n];
             for (int i = 0; i < n; i++) {
                 LoopAcceptor la = new LoopAcceptor(this, created[i], serverSocket);
@@ -259,8 +264,8 @@ public class HybridEndpoint extends ListeningEndpoint {
             return;
         }
         running = false;
-        if (acceptor != null) {
-            acceptor.stopMillis((int) getExecutorTerminationTimeoutMillis());
+        if (acceptor != null && !acceptOnLoops) {
+            acceptor.stopMillis((int) getExecutorTerminationTimeoutMillis()); // the loops' acceptor never ran
         }
         if (getBindState() != BindState.BOUND_ON_INIT) {
             doCloseServerSocket(); // bound on start: unbound right after this stop anyway
@@ -325,6 +330,14 @@ public class HybridEndpoint extends ListeningEndpoint {
     @Override
     protected void doCloseServerSocket() throws IOException {
         super.doCloseServerSocket();
+        if (acceptOnLoops) {
+            // The listening socket is registered with every loop's selector, and Java closes a registered channel's
+            // descriptor only once each of those selectors has selected again: until then the kernel still accepts
+            // clients into the backlog (and resets them later). Wake the loops so that it closes now.
+            for (EventLoop loop : loops) {
+                loop.wakeup();
+            }
+        }
         // Graceful stop: idle keep-alive connections have nothing in flight; close them now so that
         // awaitConnectionsClose() waits only for requests that are running.
         for (SocketWrapperBase<SocketChannel> w : connections.values()) {
