@@ -224,9 +224,8 @@ public class HybridEndpoint extends ListeningEndpoint {
             outputWatcher.start(new EventLoop[0], getName() + "-output-watcher");
         }
         if (acceptOnLoops) {
-            // Never started: Tomcat's final closeServerSocketGraceful (Spring Boot's graceful shutdown) stops "the
-            // acceptor" before closing the listening socket, and found none (a NullPointerException, and the loops
-            // went on accepting). Stopping an acceptor that never ran is a flag; closing the socket stops the loops'.
+            // Never started: Tomcat's final closeServerSocketGraceful (Boot's graceful shutdown) stops "the acceptor"
+            // and found none (a NullPointerException); stopping one that never ran only sets a flag.
             acceptor = new Acceptor<>(this);
             loopAcceptors = new LoopAcceptor[n];
             for (int i = 0; i < n; i++) {
@@ -331,9 +330,7 @@ public class HybridEndpoint extends ListeningEndpoint {
     protected void doCloseServerSocket() throws IOException {
         super.doCloseServerSocket();
         if (acceptOnLoops) {
-            // The listening socket is registered with every loop's selector, and Java closes a registered channel's
-            // descriptor only once each of those selectors has selected again: until then the kernel still accepts
-            // clients into the backlog (and resets them later). Wake the loops so that it closes now.
+            // A channel registered with selectors closes once each selected again: wake them, so it closes now.
             for (EventLoop loop : loops) {
                 loop.wakeup();
             }
