@@ -31,6 +31,18 @@ public final class ThreadTimes {
     private ThreadTimes() {
     }
 
+    /**
+     * @return on-CPU nanoseconds of {@code thread} since it started, or -1 if it ended or the JVM cannot tell (read by
+     *         the stall detector about loop and pool threads)
+     */
+    public static long cpuNanosOf(Thread thread) {
+        try {
+            return THREADS.getThreadCpuTime(thread.getId());
+        } catch (UnsupportedOperationException e) {
+            return -1;
+        }
+    }
+
     /** @return on-CPU nanoseconds of the calling thread since it started (the thread's CPU clock) */
     public static long cpuNanos() {
         return THREADS.getCurrentThreadCpuTime();

@@ -1,13 +1,12 @@
 package io.hybridconnector.loop;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import io.hybridconnector.classify.ThreadTimes;
 import io.hybridconnector.loop.HandOffPolicy.Activity;
 import io.hybridconnector.loop.HandOffPolicy.Decision;
 import io.hybridconnector.loop.HandOffPolicy.Moment;
@@ -44,7 +43,6 @@ import org.apache.juli.logging.LogFactory;
 public final class StallDetector implements Runnable {
 
     private static final Log log = LogFactory.getLog(StallDetector.class);
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     /** Looks that found no run before the detector parks until a run begins. */
     private static final int QUIET_LOOKS_BEFORE_PARKING = 100;
@@ -64,7 +62,6 @@ public final class StallDetector implements Runnable {
     private final ConcurrentLinkedQueue<OutputHold> holds = new ConcurrentLinkedQueue<>();
     /** Detector only: the holds not yet due at this look, listed again after it. */
     private final List<OutputHold> notDue = new ArrayList<>();
-    /** Per loop: the run word already reported in a WARN, so that each run is reported once. Detector only. */
     /**
      * Per loop: the run the detector saw first at its last look, when, and its leader's CPU time then; so that at the
      * budget the detector can tell a run that computed from one that waited for a CPU ({@link Activity#STARVED}).
@@ -72,6 +69,7 @@ public final class StallDetector implements Runnable {
     private long[] firstLookSeq = new long[0];
     private long[] firstLookNanos = new long[0];
     private long[] firstLookCpuNanos = new long[0];
+    /** Per loop: the run word already reported in a WARN, so that each run is reported once. Detector only. */
     private long[] warnedSeq = new long[0];
     private long[] warnedLeaderlessSince = new long[0];
     private long lastWarnNanos = System.nanoTime() - WARN_INTERVAL_NANOS;
@@ -229,18 +227,18 @@ public final class StallDetector implements Runnable {
         if (firstLookSeq[index] != seq) {
             firstLookSeq[index] = seq;
             firstLookNanos[index] = now;
-            firstLookCpuNanos[index] = cpuNanos(leader);
+            firstLookCpuNanos[index] = ThreadTimes.cpuNanosOf(leader);
         }
         Activity activity = activityOf(leader, index, age, now);
         Decision decision = policy.decide(Moment.DETECTOR_TICK, age, activity, loop.othersMayWait());
         if (decision != Decision.STAY && loop.handOff(seq, decision)) {
             return -1;
         }
-        if (activity == Activity.JUST_SEEN) {
-            return budgetNanos / 2;
-        }
         if (age >= warnNanos) {
             warnHeld(loop, index, seq, leader, age);
+        }
+        if (activity == Activity.JUST_SEEN) {
+            return budgetNanos / 2;
         }
         return age < budgetNanos ? budgetNanos - age : budgetNanos;
     }
@@ -260,18 +258,9 @@ public final class StallDetector implements Runnable {
         if (watched < budgetNanos / 2) {
             return Activity.JUST_SEEN;
         }
-        long cpu = cpuNanos(leader);
+        long cpu = ThreadTimes.cpuNanosOf(leader);
         boolean starved = cpu >= 0 && firstLookCpuNanos[index] >= 0 && (cpu - firstLookCpuNanos[index]) * 2 < watched;
         return starved ? Activity.STARVED : Activity.RUNNING;
-    }
-
-    /** @return the thread's CPU time in nanoseconds, or -1 where the JVM cannot tell */
-    private static long cpuNanos(Thread t) {
-        try {
-            return THREADS.getThreadCpuTime(t.getId());
-        } catch (UnsupportedOperationException e) {
-            return -1;
-        }
     }
 
     private boolean anyInRun() {

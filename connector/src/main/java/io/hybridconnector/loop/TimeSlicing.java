@@ -4,6 +4,8 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.concurrent.TimeUnit;
 
+import io.hybridconnector.classify.ThreadTimes;
+
 /**
  * Whether the loops serve their ready connections on pool threads for now, as stock NIO does (a poller hands each
  * request to a worker), because requests are computing beside them.
@@ -94,7 +96,7 @@ public final class TimeSlicing {
                 // beside 2 downloads on one core, light p99 14.5 ms sliced, 11.5 inline, stock 10.7).
                 continue;
             }
-            long cpu = THREADS.getThreadCpuTime(t.getId());
+            long cpu = ThreadTimes.cpuNanosOf(t);
             if (cpu < 0) {
                 continue; // exited meanwhile
             }
