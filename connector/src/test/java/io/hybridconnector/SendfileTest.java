@@ -36,6 +36,10 @@ class SendfileTest {
     @ValueSource(strings = { "org.apache.coyote.http11.Http11NioProtocol", "io.hybridconnector.HybridHttp11Protocol" })
     void hundredMegabyteStaticFile(String protocol) throws Exception {
         Path base = tmp; // 100 MB: JUnit deletes it after each invocation
+        // Tomcat points catalina.home at the first base directory it is given, for the whole JVM; restored below so
+        // that no later Tomcat re-creates this one (empty) after JUnit deleted it.
+        String home = System.getProperty("catalina.home");
+        String catalinaBase = System.getProperty("catalina.base");
         Path docs = Files.createDirectories(base.resolve("docs"));
         long crc = writeRandomFile(docs.resolve("big.bin"));
         Tomcat tomcat = new Tomcat();
@@ -78,6 +82,16 @@ class SendfileTest {
         } finally {
             tomcat.stop();
             tomcat.destroy();
+            restore("catalina.home", home);
+            restore("catalina.base", catalinaBase);
+        }
+    }
+
+    private static void restore(String property, String value) {
+        if (value == null) {
+            System.clearProperty(property);
+        } else {
+            System.setProperty(property, value);
         }
     }
 

@@ -47,9 +47,12 @@ final class HeadlessChromium implements AutoCloseable {
     HeadlessChromium(Path workDir) throws IOException, InterruptedException {
         Files.createDirectories(workDir);
         Path profile = Files.createTempDirectory(workDir, "chromium-profile-");
-        process = new ProcessBuilder(BINARY.toString(), "--headless=new", "--no-sandbox", "--disable-gpu",
-                "--no-first-run", "--disable-extensions", "--remote-debugging-port=0", "--user-data-dir=" + profile,
-                "about:blank").redirectErrorStream(true).start();
+        ProcessBuilder command = new ProcessBuilder(BINARY.toString(), "--headless=new", "--no-sandbox",
+                "--disable-gpu", "--no-first-run", "--disable-extensions", "--remote-debugging-port=0",
+                "--user-data-dir=" + profile, "about:blank").redirectErrorStream(true);
+        // Chromium's own scratch directories (org.chromium.Chromium.*) go where its profile goes, not to /tmp.
+        command.environment().put("TMPDIR", profile.toString());
+        process = command.start();
         CompletableFuture<Integer> devToolsPort = new CompletableFuture<>();
         Thread drain = new Thread(() -> {
             try (BufferedReader out = new BufferedReader(
