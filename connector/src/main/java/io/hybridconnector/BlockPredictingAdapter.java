@@ -3,6 +3,7 @@ package io.hybridconnector;
 import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.classify.RequestClassifier.RequestClass;
 import io.hybridconnector.classify.ThreadTimes;
+import io.hybridconnector.loop.ComputeLane;
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.HandOffPolicy.Decision;
 import io.hybridconnector.loop.LoopThread;
@@ -34,9 +35,12 @@ final class BlockPredictingAdapter implements Adapter {
     private final Adapter delegate;
     private final RequestClassifier classifier;
 
-    BlockPredictingAdapter(Adapter delegate, RequestClassifier classifier) {
+    private final ComputeLane lane;
+
+    BlockPredictingAdapter(Adapter delegate, RequestClassifier classifier, ComputeLane lane) {
         this.delegate = delegate;
         this.classifier = classifier;
+        this.lane = lane;
     }
 
     @Override
@@ -52,7 +56,16 @@ final class BlockPredictingAdapter implements Adapter {
             known = classifier.lookup(RequestClassifier.keyOf(req));
             if (known != null && known.predictBlocking()) {
                 loop.handOffBeforeRunning();
-                servicePredicted(known, loop.handOffBudgetNanos(), req, res);
+                long budget = loop.handOffBudgetNanos();
+                long computed = known.computedNanos();
+                boolean inLane = computed > 0 && lane.enter(computed);
+                try {
+                    servicePredicted(known, budget, req, res);
+                } finally {
+                    if (inLane) {
+                        lane.leave();
+                    }
+                }
                 return;
             }
         }
@@ -69,8 +82,14 @@ final class BlockPredictingAdapter implements Adapter {
             if (!moved && timed && ThreadTimes.gcMillis() != gc0) {
                 return; // timed across a garbage collection: it waited for the collector, learn nothing
             }
+            long computedAfterMove = 0;
             if (moved && LoopThread.lastMoveOfCurrent() == Decision.STARVED) {
-                return; // it waited for a CPU that others had: says nothing about the request itself
+                // It held the loop while waiting for a CPU that others had: that says nothing about the request,
+                // unless it then went on computing for half a budget or more (a long request beside other long ones).
+                computedAfterMove = LoopThread.cpuSinceStarvedMove();
+                if (computedAfterMove < loop.handOffBudgetNanos() / 2) {
+                    return;
+                }
             }
             // Moved by the detector: it waited or computed past the budget; either way the loop was held.
             boolean blocked = moved || (timed &&
@@ -81,6 +100,12 @@ final class BlockPredictingAdapter implements Adapter {
             }
             if (c != null) {
                 c.ranOnLoop(blocked);
+                if (moved) {
+                    // Computing: at least the budget, measured exactly by its predicted runs (no clock read on the
+                    // fast path). Moved for waiting: 0.
+                    Decision why = LoopThread.lastMoveOfCurrent();
+                    c.computed(why == Decision.COMPUTED ? loop.handOffBudgetNanos() : computedAfterMove);
+                }
             }
         }
     }
@@ -108,10 +133,16 @@ final class BlockPredictingAdapter implements Adapter {
             if (ThreadTimes.gcMillis() != gc0) {
                 return; // it waited for the collector: learn nothing
             }
-            if (ThreadTimes.cpuNanos() - cpu0 >= budgetNanos / 2) {
+            long cpu = ThreadTimes.cpuNanos() - cpu0;
+            if (cpu >= budgetNanos / 2) {
                 known.ranOffLoop(true);
+                known.computed(cpu);
             } else if (wall >= budgetNanos / 2 || sampled) {
-                known.ranOffLoop(waitedMostOfTheTime(wall, ThreadTimes.notBlockedNanos() - notBlocked0));
+                boolean waited = waitedMostOfTheTime(wall, ThreadTimes.notBlockedNanos() - notBlocked0);
+                known.ranOffLoop(waited);
+                if (waited) {
+                    known.computed(0);
+                }
             }
         }
     }

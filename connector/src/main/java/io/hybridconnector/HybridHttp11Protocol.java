@@ -4,6 +4,7 @@ import java.nio.channels.SocketChannel;
 
 import io.hybridconnector.endpoint.HybridEndpoint;
 import io.hybridconnector.jmx.ConnectorStats;
+import io.hybridconnector.loop.ComputeLane;
 import io.hybridconnector.loop.LoopCounters;
 import io.hybridconnector.schedule.ThreadModel;
 import io.hybridconnector.write.WriteCounters;
@@ -278,6 +279,11 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
 
     public LoopCounters counters() {
         return endpoint().counters();
+    }
+
+    /** @return how many requests known to compute run at once, and how many waited for that */
+    public ComputeLane computeLane() {
+        return settings.computeLane();
     }
 
     /** @return the write path's counters (write calls, zero-byte writes, write-behind, ...) */

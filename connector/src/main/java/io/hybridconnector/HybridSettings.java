@@ -7,6 +7,7 @@ import javax.management.JMException;
 
 import io.hybridconnector.endpoint.HybridEndpoint;
 import io.hybridconnector.jmx.ConnectorStats;
+import io.hybridconnector.loop.ComputeLane;
 import io.hybridconnector.schedule.ThreadModel;
 import io.hybridconnector.write.WriteStrategy;
 
@@ -28,6 +29,8 @@ final class HybridSettings {
     private final List<String> ignored = new ArrayList<>();
     private ConnectorStats stats;
     private volatile BlockPredictingAdapter adapter;
+    /** How many requests known to compute run at once; used by the adapter, read by the MBean. */
+    private final ComputeLane computeLane = ComputeLane.forThisProcess();
 
     HybridSettings(String protocolName, HybridEndpoint endpoint) {
         this.protocolName = protocolName;
@@ -142,7 +145,7 @@ final class HybridSettings {
     BlockPredictingAdapter adapterFor(Adapter catalina) {
         BlockPredictingAdapter a = adapter;
         if (a == null) {
-            a = new BlockPredictingAdapter(catalina, endpoint.classifier());
+            a = new BlockPredictingAdapter(catalina, endpoint.classifier(), computeLane);
             adapter = a;
         }
         return a;
@@ -158,12 +161,17 @@ final class HybridSettings {
 
     /** Creates and registers the connector's MBean; a failure to register is logged, not fatal. */
     void registerStats(Object global, String domain, String name, Log log) {
-        stats = new ConnectorStats(endpoint, global instanceof RequestGroupInfo ? (RequestGroupInfo) global : null);
+        stats = new ConnectorStats(endpoint, computeLane,
+                global instanceof RequestGroupInfo ? (RequestGroupInfo) global : null);
         try {
             stats.register(domain, name);
         } catch (JMException e) {
             log.warn("Could not register the HybridConnector MBean for " + name, e);
         }
+    }
+
+    ComputeLane computeLane() {
+        return computeLane;
     }
 
     ConnectorStats stats() {

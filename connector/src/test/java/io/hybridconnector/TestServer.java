@@ -235,8 +235,25 @@ final class TestServer implements AutoCloseable {
      * report, a template or a password hash does.
      */
     static final class ComputeServlet extends HttpServlet {
+        /** Requests computing now, and the most at once since the last {@link #resetPeak}. */
+        static final java.util.concurrent.atomic.AtomicInteger RUNNING = new java.util.concurrent.atomic.AtomicInteger();
+        static final java.util.concurrent.atomic.AtomicInteger PEAK = new java.util.concurrent.atomic.AtomicInteger();
+
+        static void resetPeak() {
+            PEAK.set(RUNNING.get());
+        }
+
         @Override
         protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            PEAK.accumulateAndGet(RUNNING.incrementAndGet(), Math::max);
+            try {
+                compute(req, resp);
+            } finally {
+                RUNNING.decrementAndGet();
+            }
+        }
+
+        private static void compute(HttpServletRequest req, HttpServletResponse resp) throws IOException {
             long ms = Long.parseLong(req.getParameter("ms"));
             java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
             long until = threads.getCurrentThreadCpuTime() + ms * 1_000_000;

@@ -123,6 +123,8 @@ public final class RequestClassifier {
         private int fitsInARow;
         private volatile int blockScore;
         private volatile int pacedLeft;
+        /** CPU time of this class's last request that computed past half the budget; 0 once one waited instead. */
+        private volatile long computedNanos;
 
         /**
          * A response of this class paused with 8 KB or more gathered (the stall detector wrote them, or its thread
@@ -190,6 +192,19 @@ public final class RequestClassifier {
                 reclassifications.increment();
             }
             blockScore = next;
+        }
+
+        /**
+         * @return the CPU time of this class's last long request if it computed, rather than waited: such a request
+         *         runs in a {@code ComputeLane}; 0 if the class's long requests wait (or none was measured yet)
+         */
+        public long computedNanos() {
+            return computedNanos;
+        }
+
+        /** @param cpuNanos a long request of this class used this much CPU; 0: it waited most of its time */
+        public void computed(long cpuNanos) {
+            computedNanos = cpuNanos;
         }
 
         public boolean isHeavy() {

@@ -7,6 +7,7 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
 import io.hybridconnector.endpoint.HybridEndpoint;
+import io.hybridconnector.loop.ComputeLane;
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.LoopWaitHistogram;
 import io.hybridconnector.loop.LoopCounters;
@@ -21,13 +22,15 @@ import org.apache.coyote.RequestGroupInfo;
 public final class ConnectorStats implements ConnectorStatsMBean {
 
     private final HybridEndpoint endpoint;
+    private final ComputeLane computeLane;
     private final RequestGroupInfo global;
     private ObjectName name;
     /** Tomcat's request count when the counters were last reset: Tomcat's own bean keeps counting from start. */
     private volatile long requestsAtReset;
 
-    public ConnectorStats(HybridEndpoint endpoint, RequestGroupInfo global) {
+    public ConnectorStats(HybridEndpoint endpoint, ComputeLane computeLane, RequestGroupInfo global) {
         this.endpoint = endpoint;
+        this.computeLane = computeLane;
         this.global = global;
     }
 
@@ -119,6 +122,26 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     @Override
     public long getTimeSlicedRuns() {
         return loops().getTimeSlicedRuns();
+    }
+
+    @Override
+    public int getComputeLanes() {
+        return computeLane.size();
+    }
+
+    @Override
+    public int getComputeLanesBusy() {
+        return computeLane.getBusy();
+    }
+
+    @Override
+    public long getComputeLaneWaits() {
+        return computeLane.getWaited();
+    }
+
+    @Override
+    public long getComputeLaneOverflows() {
+        return computeLane.getOverflowed();
     }
 
     @Override
@@ -300,5 +323,6 @@ public final class ConnectorStats implements ConnectorStatsMBean {
         }
         writes().reset();
         classifier().resetCounters();
+        computeLane.resetCounters();
     }
 }

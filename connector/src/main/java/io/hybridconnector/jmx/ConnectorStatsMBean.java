@@ -32,6 +32,15 @@ public interface ConnectorStatsMBean {
     /** Ready connections served on a pool thread because requests computed beside the loops. */
     long getTimeSlicedRuns();
 
+    /** Requests known to compute that may run at once (two per CPU), so that the loops keep a third of each CPU. */
+    int getComputeLanes();
+    /** Requests known to compute running in a lane now. */
+    int getComputeLanesBusy();
+    /** Requests known to compute that found every lane taken and waited for one. */
+    long getComputeLaneWaits();
+    /** Of those, the ones that waited as long as they would have taken on stock NIO and then ran without a lane. */
+    long getComputeLaneOverflows();
+
     /**
      * Ready connections served on the executor the operator gave ({@code executor}, {@code useVirtualThreads}, Spring
      * Boot's virtual threads) because their previous request left its loop (it blocked, or its class is known to).

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
+import io.hybridconnector.classify.ThreadTimes;
+
 /**
  * A worker of a {@link LoopThreadPool}. At any moment it does exactly one of three things: it leads an
  * {@link EventLoop} (selects, reads, runs servlets and writes inline), it finishes a request whose loop it handed
@@ -157,8 +159,22 @@ public final class LoopThread extends Thread {
      */
     private volatile HandOffPolicy.Decision lastMove = HandOffPolicy.Decision.STAY;
 
+    /** This thread's CPU time when its run was moved as {@code STARVED} (read by the detector), else -1. */
+    private volatile long cpuAtStarvedMove = -1;
+
     void movedBecause(HandOffPolicy.Decision why) {
+        cpuAtStarvedMove = why == HandOffPolicy.Decision.STARVED ? ThreadTimes.cpuNanosOf(this) : -1;
         lastMove = why;
+    }
+
+    /**
+     * @return the CPU time the calling thread used since its run was moved as {@code STARVED}, or -1 if it was not:
+     *         a run that was only waiting for a CPU ends soon after, one that computes goes on using it
+     */
+    public static long cpuSinceStarvedMove() {
+        LoopThread t = current();
+        long at = t == null ? -1 : t.cpuAtStarvedMove;
+        return at < 0 ? -1 : ThreadTimes.cpuNanos() - at;
     }
 
     /** @return why this thread's current work left its loop ({@code STAY}: it runs a task, or never led) */

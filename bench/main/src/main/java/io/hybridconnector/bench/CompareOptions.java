@@ -27,7 +27,8 @@ final class CompareOptions {
               --nio-attrs "..."     extra attributes on the stock connector, e.g. "maxThreads='200'"
               --ours-attrs "..."    extra attributes on ours, e.g. "threads='64'"
               --fairness LIST       fairness scenarios after the size cells: all (default), off, or names from
-                                    "none,4 computing 20 ms,1 computing 200 ms,2 downloading 10 MB,4 sleeping 20 ms"
+                                    "none,4 computing 20 ms,1 computing 200 ms,2 downloading 10 MB,4 sleeping 20 ms",
+                                    or "N computing M ms" for any N and M
               --fairness-duration S measured seconds per fairness window (default 5)
               --results DIR         also write results.csv and results.md there (relative: to the working dir)
               --timeout S           a request unanswered this long is an error (default 10)

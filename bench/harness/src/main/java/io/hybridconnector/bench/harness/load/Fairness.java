@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.function.ToDoubleFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.hybridconnector.bench.harness.report.Stats;
 
@@ -171,20 +173,25 @@ public final class Fairness {
             Scenario found = named(name.trim());
             if (found == null) {
                 throw new IllegalArgumentException("--fairness: unknown scenario '" + name + "'; accepted: all, off, "
-                        + "or names from " + ALL.stream().map(Scenario::name).toList());
+                        + "\"N computing M ms\", or names from " + ALL.stream().map(Scenario::name).toList());
             }
             chosen.add(found);
         }
         return chosen;
     }
 
-    /** The scenario of {@link #ALL} with this name, or null. */
+    /** Any count of computing connections and milliseconds, beyond the ones {@link #ALL} names. */
+    private static final Pattern COMPUTING = Pattern.compile("(\\d+) computing (\\d+) ms");
+
+    /** The scenario of {@link #ALL} with this name, "N computing M ms" for any N and M, or null. */
     public static Scenario named(String name) {
         for (Scenario s : ALL) {
             if (s.name().equals(name)) {
                 return s;
             }
         }
-        return null;
+        Matcher m = COMPUTING.matcher(name);
+        return m.matches() ? new Scenario(name, "/samples/compute?ms=" + m.group(2), Integer.parseInt(m.group(1)), -1)
+                : null;
     }
 }
