@@ -7,20 +7,51 @@ import io.netty.util.ResourceLeakDetector;
 /**
  * The pool that write-behind buffers come from: Netty's jemalloc-style allocator (shaded into the connector jar, so
  * it never meets an application's own Netty), direct memory only, one arena per event loop.
+ * <p>
+ * The first class of the connector to touch the shaded Netty, so it is the one that tells it, before any of its
+ * classes starts, not to use {@code sun.misc.Unsafe} where the JVM would warn about it (issue 17, see
+ * {@link #avoidUnsafeWhereTheJvmWarns}).
  */
 public final class WriteBehindMemory {
 
     private static final int PAGE_SIZE = 8192;
     /** 8 KB pages, chunks of 8 KB &lt;&lt; 9 = 4 MB. */
     private static final int MAX_ORDER = 9;
+    /**
+     * The shaded Netty's switch. Written as Netty names it: the jar's relocation rewrites this constant as it rewrites
+     * the one Netty reads ({@code io.hybridconnector.shaded.netty.noUnsafe} in the jar), so an application's own
+     * Netty is never affected, and the tests, which run the classes before relocation, set the name their Netty reads.
+     */
+    private static final String NO_UNSAFE = "io.netty.noUnsafe";
+    /** Set by the JVM from {@code --sun-misc-unsafe-memory-access}; Netty already honours it. */
+    private static final String UNSAFE_MEMORY_ACCESS = "sun.misc.unsafe.memory.access";
+    /** JEP 498: from this release on, the JVM prints a warning the first time Unsafe's memory access is used. */
+    private static final int FIRST_JDK_THAT_WARNS = 24;
 
     static {
+        avoidUnsafeWhereTheJvmWarns();
         // Buffers are released on well-defined paths (drained, or the connection closed); sampling every
         // allocation for leaks would cost the hot path for nothing.
         ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
     }
 
     private WriteBehindMemory() {
+    }
+
+    /**
+     * From Java 24 on, Netty 4.1's first use of {@code sun.misc.Unsafe} makes the JVM print four {@code WARNING:} lines
+     * on stderr as the connector starts, which an operator can only silence with a JVM flag. Without Unsafe the pool
+     * hands out the same direct memory through {@link java.nio.ByteBuffer}s, and write-behind's copies in and writes
+     * out are the same bulk operations; what changes is that memory the pool gives back (a chunk it emptied, a buffer
+     * larger than a chunk, with {@code writeBehindLimit} above 4 MB) is freed by the garbage collector rather than at
+     * once. Java 17 to 23 are left as they were. An operator's own choice wins: the switch
+     * set either way, or Unsafe allowed with {@code --sun-misc-unsafe-memory-access=allow} (no warning then).
+     */
+    private static void avoidUnsafeWhereTheJvmWarns() {
+        if (Runtime.version().feature() >= FIRST_JDK_THAT_WARNS && System.getProperty(NO_UNSAFE) == null
+                && System.getProperty(UNSAFE_MEMORY_ACCESS) == null) {
+            System.setProperty(NO_UNSAFE, "true");
+        }
     }
 
     public static ByteBufAllocator newAllocator(int arenas) {
