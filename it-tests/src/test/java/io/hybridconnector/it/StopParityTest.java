@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.ref.WeakReference;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
@@ -73,7 +75,11 @@ class StopParityTest {
             Thread.sleep(300); // the servlet has read the 1000 bytes and waits for more
             long millis = timeStop(server.connector);
             System.out.println(which + ": connector stop with a blocked read took " + millis + " ms");
-            assertTrue(RawHttp.closedByPeer(s), which + ": connection open after the stop");
+            String lastWords = readUntilClosed(s);
+            if (!lastWords.isEmpty()) {
+                // Seen on ours now and then: Tomcat answered the aborted upload (its read failed) before the close.
+                System.out.println(which + ": before closing, the server sent " + lastWords.lines().findFirst().get());
+            }
             assertTrue(millis <= bound(which), which + ": stop with a blocked read took " + millis + " ms");
         }
     }
@@ -90,6 +96,24 @@ class StopParityTest {
             System.out.println(which + ": connector stop with a blocked write took " + millis + " ms");
             assertTrue(millis <= bound(which), which + ": stop with a blocked write took " + millis + " ms");
         }
+    }
+
+    /**
+     * @return what the server still sent before it closed the connection (a reset counts as a close)
+     * @throws java.net.SocketTimeoutException if the connection stays open for 5 s after the stop
+     */
+    private static String readUntilClosed(Socket s) throws IOException {
+        s.setSoTimeout(5000);
+        ByteArrayOutputStream sent = new ByteArrayOutputStream();
+        byte[] buf = new byte[4096];
+        try {
+            for (int n; (n = s.getInputStream().read(buf)) >= 0; ) {
+                sent.write(buf, 0, n);
+            }
+        } catch (SocketException reset) {
+            // closed with a reset
+        }
+        return sent.toString(StandardCharsets.ISO_8859_1);
     }
 
     private static long bound(ConnectorUnderTest which) {

@@ -36,6 +36,8 @@ final class HeadlessChromium implements AutoCloseable {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final Process process;
+    /** Chromium's TMPDIR, deleted at close. */
+    private final Path scratch;
     private final int port;
 
     /** @return why no browser test can run here, or {@code null} */
@@ -50,8 +52,11 @@ final class HeadlessChromium implements AutoCloseable {
         ProcessBuilder command = new ProcessBuilder(BINARY.toString(), "--headless=new", "--no-sandbox",
                 "--disable-gpu", "--no-first-run", "--disable-extensions", "--remote-debugging-port=0",
                 "--user-data-dir=" + profile, "about:blank").redirectErrorStream(true);
-        // Chromium's own scratch directories (org.chromium.Chromium.*) go where its profile goes, not to /tmp.
-        command.environment().put("TMPDIR", profile.toString());
+        // Chromium's own scratch directories (org.chromium.Chromium.*) go to one of this browser's, deleted at close,
+        // not to /tmp itself. A short path: Chromium binds a Unix socket in there, and a path under target/ would pass
+        // the 108-byte limit of a socket's address (Chromium then exits before it listens).
+        scratch = Files.createTempDirectory("chromium-");
+        command.environment().put("TMPDIR", scratch.toString());
         process = command.start();
         CompletableFuture<Integer> devToolsPort = new CompletableFuture<>();
         Thread drain = new Thread(() -> {
@@ -75,6 +80,8 @@ final class HeadlessChromium implements AutoCloseable {
             port = devToolsPort.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (Exception e) {
             process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+            deleteScratch();
             throw new IOException("chromium did not start its DevTools endpoint", e);
         }
     }
@@ -96,10 +103,27 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() throws InterruptedException, IOException {
         process.destroy();
         if (!process.waitFor(10, TimeUnit.SECONDS)) {
             process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+        deleteScratch();
+    }
+
+    /** Chromium's helper processes may still be leaving files there for a moment after the browser exits. */
+    private void deleteScratch() throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                TomcatDistribution.deleteRecursively(scratch);
+                return;
+            } catch (IOException e) {
+                if (attempt == 10) {
+                    throw e;
+                }
+                Thread.sleep(200);
+            }
         }
     }
 
