@@ -19,7 +19,8 @@ import org.apache.tomcat.util.net.SocketEvent;
  * request class that held loops before therefore gives its loop to another thread before it runs, at the price of one
  * hand-off. Which classes hold loops is learnt from the requests that ran on the loop (those the detector moved, for
  * any reason, and sampled ones that waited most of their time), and re-tested now and then (see
- * {@link RequestClass}).
+ * {@link RequestClass}). A request of a class that computes, rather than waits, then also takes a {@link ComputeLane}
+ * before it runs, so that computing requests never crowd the loops off the CPUs.
  * <p>
  * Until some request has held a loop, the only cost is one volatile read per request.
  */
