@@ -69,7 +69,7 @@ class ShadedNettyWarningTest {
         public static void main(String[] args) throws Exception {
             WriteBehindBuffer behind = new WriteBehindBuffer(WriteBehindMemory.newAllocator(1), 256 * 1024,
                     new WriteCounters());
-            GatheringByteChannel socket = new SlowSocket(16 * 1024);
+            GatheringByteChannel socket = new PartialSocket(16 * 1024);
             ByteBuffer response = ByteBuffer.allocate(100 * 1024);
             while (response.hasRemaining()) {
                 behind.append(response);
@@ -80,47 +80,6 @@ class ShadedNettyWarningTest {
             behind.append(ByteBuffer.allocate(50 * 1024));
             behind.close();
             System.out.println(DONE);
-        }
-    }
-
-    /** Takes at most {@code n} bytes per write call, as a socket whose send buffer is nearly full. */
-    private static final class SlowSocket implements GatheringByteChannel {
-
-        private final int n;
-
-        SlowSocket(int n) {
-            this.n = n;
-        }
-
-        @Override
-        public int write(ByteBuffer src) {
-            int k = Math.min(n, src.remaining());
-            src.position(src.position() + k);
-            return k;
-        }
-
-        @Override
-        public long write(ByteBuffer[] srcs, int offset, int length) {
-            for (int i = offset; i < offset + length; i++) {
-                if (srcs[i].hasRemaining()) {
-                    return write(srcs[i]);
-                }
-            }
-            return 0;
-        }
-
-        @Override
-        public long write(ByteBuffer[] srcs) {
-            return write(srcs, 0, srcs.length);
-        }
-
-        @Override
-        public boolean isOpen() {
-            return true;
-        }
-
-        @Override
-        public void close() {
         }
     }
 }

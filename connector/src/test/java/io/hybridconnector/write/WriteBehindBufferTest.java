@@ -24,38 +24,7 @@ class WriteBehindBufferTest {
 
     /** A socket that takes {@code n} bytes per write and runs {@code during} inside the write (another thread's close). */
     private static GatheringByteChannel socket(int n, Runnable during) {
-        return new GatheringByteChannel() {
-            @Override
-            public int write(ByteBuffer src) {
-                during.run();
-                int k = Math.min(n, src.remaining());
-                src.position(src.position() + k);
-                return k;
-            }
-
-            @Override
-            public long write(ByteBuffer[] srcs, int offset, int length) {
-                long total = 0;
-                for (int i = offset; i < offset + length; i++) {
-                    total += write(srcs[i]);
-                }
-                return total;
-            }
-
-            @Override
-            public long write(ByteBuffer[] srcs) {
-                return write(srcs, 0, srcs.length);
-            }
-
-            @Override
-            public boolean isOpen() {
-                return true;
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        return new PartialSocket(() -> n, during);
     }
 
     @Test

@@ -30,37 +30,7 @@ class WritePathContractTest {
     /** What the connection was asked, in order. */
     private final List<String> calls = new ArrayList<>();
 
-    private final GatheringByteChannel socket = new GatheringByteChannel() {
-        @Override
-        public int write(ByteBuffer src) {
-            int k = Math.min(takes, src.remaining());
-            src.position(src.position() + k);
-            return k;
-        }
-
-        @Override
-        public long write(ByteBuffer[] srcs, int offset, int length) {
-            long total = 0;
-            for (int i = offset; i < offset + length; i++) {
-                total += write(srcs[i]);
-            }
-            return total;
-        }
-
-        @Override
-        public long write(ByteBuffer[] srcs) {
-            return write(srcs, 0, srcs.length);
-        }
-
-        @Override
-        public boolean isOpen() {
-            return true;
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private final GatheringByteChannel socket = new PartialSocket(() -> takes, () -> { });
 
     /** Records every call; a wait for writability lets the socket take everything. */
     private final class Connection implements ResponseWriter.Waiter, WriteBehindFlusher.Connection {
