@@ -28,6 +28,8 @@ public final class ComputeLane {
 
     private final Semaphore lanes;
     private final int size;
+    /** The semaphore's permits: {@code size}, or all an int holds when there is no bound. */
+    private final int permits;
     private final int cpus;
     private final LongAdder entered = new LongAdder();
     private final LongAdder waited = new LongAdder();
@@ -40,7 +42,8 @@ public final class ComputeLane {
     public ComputeLane(int size, int cpus) {
         this.size = size;
         this.cpus = Math.max(1, cpus);
-        this.lanes = new Semaphore(size <= 0 ? Integer.MAX_VALUE : size, true); // fair: first come, first served
+        this.permits = size <= 0 ? Integer.MAX_VALUE : size;
+        this.lanes = new Semaphore(permits, true); // fair: first come, first served
     }
 
     /**
@@ -114,7 +117,7 @@ public final class ComputeLane {
 
     /** @return requests in a lane now */
     public int getBusy() {
-        return size - lanes.availablePermits();
+        return permits - lanes.availablePermits();
     }
 
     public void resetCounters() {

@@ -101,6 +101,15 @@ class ComputeLaneTest {
     }
 
     @Test
+    void withoutABoundEveryoneRunsAndIsCounted() {
+        ComputeLane lane = new ComputeLane(0, 1);
+        assertTrue(lane.enter(0) && lane.enter(0) && lane.enter(0));
+        assertEquals(3, lane.getBusy(), "requests in lanes now");
+        lane.leave();
+        assertEquals(2, lane.getBusy());
+    }
+
+    @Test
     void twoLanesPerCpu() {
         assertEquals(2, ComputeLane.lanesFor(1));
         assertEquals(4, ComputeLane.lanesFor(2));
