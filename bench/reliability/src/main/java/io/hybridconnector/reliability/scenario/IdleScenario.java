@@ -2,6 +2,8 @@ package io.hybridconnector.reliability.scenario;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -27,6 +29,8 @@ public final class IdleScenario implements Scenario {
     private static final String NAME = "1-idle";
     private static final int LIMIT = 100;
     private static final int FRESH = 200;
+    /** Descriptors each process keeps for its jars, logs, selectors and the other scenarios' sockets. */
+    private static final int FILES_KEPT_FOR_OTHER_USES = 2_000;
 
     private record Idle(Snapshot before, Snapshot during, Snapshot after, int opened, int stillServing,
             int sampled, Latencies fresh, Latencies onIdle) {
@@ -47,7 +51,13 @@ public final class IdleScenario implements Scenario {
 
     @Override
     public void run(Lab lab) throws Exception {
-        int n = lab.profile().idleConnections();
+        int wanted = lab.profile().idleConnections();
+        int n = fitToOpenFilesLimit(wanted, openFilesLimit());
+        if (n < wanted) {
+            lab.log("  only %d idle connections per connector: this process may open %d files, and both connectors'"
+                    + " sets are open at once here and in Tomcat (raise it with `ulimit -Hn` and `ulimit -n` as root)",
+                    n, openFilesLimit());
+        }
         // Stock would stop accepting at its default maxConnections (8192) and close idle ones after 20 s.
         String attrs = "maxConnections=\"" + (n + 1000) + "\" keepAliveTimeout=\"-1\"";
         Map<Side, Idle> idle;
@@ -251,13 +261,38 @@ public final class IdleScenario implements Scenario {
                 lo.inRequest);
         f.add(NAME, "at maxConnections: idle connections closed by the server", ls.idleClosedByServer,
                 lo.idleClosedByServer, "");
-        f.note(NAME, n + " connections per connector, both with `maxConnections=\"" + (n + 1000)
+        f.note(NAME, n + " connections per connector (asked: " + lab.profile().idleConnections() + "; open-files"
+                + " limit of the suite and of Tomcat: " + openFilesLimit() + "), both with `maxConnections=\"" + (n + 1000)
                 + "\" keepAliveTimeout=\"-1\"` (stock would otherwise close idle connections after 20 s and stop"
                 + " accepting at 8192). Per-connection figures: (with them open - before) / opened, snapshots after"
                 + " two full GCs. Fresh requests: a new connection per request, connect to last byte, one at a time."
                 + " The limit part runs on its own server with `maxConnections=\"" + LIMIT + "\"`: the oldest"
                 + " connection asks `/samples/block?ms=3000`, " + (LIMIT - 1) + " idle ones follow, then a new"
                 + " client asks for 0.1 KB.");
+    }
+
+    /**
+     * How many idle connections per connector fit: both connectors' sets are open at once, in this process (the
+     * clients) and in Tomcat (which inherits this process's limit), and each side keeps some files for itself.
+     */
+    static int fitToOpenFilesLimit(int wanted, long limit) {
+        long fits = (limit - FILES_KEPT_FOR_OTHER_USES) / 2;
+        return (int) Math.max(0, Math.min(wanted, fits));
+    }
+
+    /** The soft limit on open files of this process (the JVM raises it to the hard limit at start), from procfs. */
+    static long openFilesLimit() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
+                if (line.startsWith("Max open files")) {
+                    String soft = line.substring("Max open files".length()).trim().split("\\s+")[0];
+                    return soft.equals("unlimited") ? Long.MAX_VALUE : Long.parseLong(soft);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux: assume the common default
+        }
+        return 1024;
     }
 
     private static double perConnection(Idle i, java.util.function.ToLongFunction<Snapshot> field, double unit) {
