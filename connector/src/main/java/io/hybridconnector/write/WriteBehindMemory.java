@@ -25,14 +25,16 @@ public final class WriteBehindMemory {
     private static final String NO_UNSAFE = "io.netty.noUnsafe";
     /** Set by the JVM from {@code --sun-misc-unsafe-memory-access}; Netty already honours it. */
     private static final String UNSAFE_MEMORY_ACCESS = "sun.misc.unsafe.memory.access";
+    /** Netty's leak detection level; relocated in the jar like {@link #NO_UNSAFE}. */
+    private static final String LEAK_DETECTION_LEVEL = "io.netty.leakDetection.level";
+    /** The older name Netty still reads. */
+    private static final String LEAK_DETECTION_LEVEL_OLD = "io.netty.leakDetectionLevel";
     /** JEP 498: from this release on, the JVM prints a warning the first time Unsafe's memory access is used. */
     private static final int FIRST_JDK_THAT_WARNS = 24;
 
     static {
         avoidUnsafeWhereTheJvmWarns();
-        // Buffers are released on well-defined paths (drained, or the connection closed); sampling every
-        // allocation for leaks would cost the hot path for nothing.
-        ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        quietLeakDetectionUnlessAsked();
     }
 
     private WriteBehindMemory() {
@@ -51,6 +53,17 @@ public final class WriteBehindMemory {
         if (Runtime.version().feature() >= FIRST_JDK_THAT_WARNS && System.getProperty(NO_UNSAFE) == null
                 && System.getProperty(UNSAFE_MEMORY_ACCESS) == null) {
             System.setProperty(NO_UNSAFE, "true");
+        }
+    }
+
+    /**
+     * Buffers are released on well-defined paths (drained, or the connection closed), so sampling allocations for
+     * leaks would cost the hot path for nothing; off unless the operator (or a test suite hunting leaks) asked for a
+     * level, which then holds.
+     */
+    private static void quietLeakDetectionUnlessAsked() {
+        if (System.getProperty(LEAK_DETECTION_LEVEL) == null && System.getProperty(LEAK_DETECTION_LEVEL_OLD) == null) {
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
         }
     }
 

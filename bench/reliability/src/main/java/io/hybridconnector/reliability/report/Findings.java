@@ -34,7 +34,17 @@ public final class Findings {
 
     /** A figure where lower is better (or equal is the goal): "ok" when ours is at most stock's plus a slack. */
     public void addLowerIsBetter(String scenario, String metric, double stock, double ours, double slack) {
-        add(scenario, metric, format(stock), format(ours), ours <= stock + slack ? "ok" : "worse");
+        add(scenario, metric, format(stock), format(ours), lowerIsBetter(stock, ours, slack));
+    }
+
+    /**
+     * The verdict of a lower-is-better figure. No value (NaN: e.g. a latency where no request was answered) counts as
+     * the worst there is, so ours with a figure beats stock without one.
+     */
+    static String lowerIsBetter(double stock, double ours, double slack) {
+        double s = Double.isNaN(stock) ? Double.POSITIVE_INFINITY : stock;
+        double o = Double.isNaN(ours) ? Double.POSITIVE_INFINITY : ours;
+        return o <= s + slack || o == s ? "ok" : "worse";
     }
 
     /** A figure both must show the same. */

@@ -52,17 +52,18 @@ public final class IdleScenario implements Scenario {
     @Override
     public void run(Lab lab) throws Exception {
         int wanted = lab.profile().idleConnections();
-        int n = fitToOpenFilesLimit(wanted, openFilesLimit());
-        if (n < wanted) {
-            lab.log("  only %d idle connections per connector: this process may open %d files, and both connectors'"
-                    + " sets are open at once here and in Tomcat (raise it with `ulimit -Hn` and `ulimit -n` as root)",
-                    n, openFilesLimit());
+        long openFiles = openFilesLimit();
+        boolean together = fitToOpenFilesLimit(wanted, openFiles, Side.values().length) == wanted;
+        int n = fitToOpenFilesLimit(wanted, openFiles, together ? Side.values().length : 1);
+        if (!together) {
+            lab.log("  %d idle connections per connector, one connector's set at a time: this process and Tomcat may"
+                    + " each open %d files", n, openFiles);
         }
         // Stock would stop accepting at its default maxConnections (8192) and close idle ones after 20 s.
         String attrs = "maxConnections=\"" + (n + 1000) + "\" keepAliveTimeout=\"-1\"";
         Map<Side, Idle> idle;
         try (ServerUnderTest server = ServerUnderTest.start(lab, "idle", attrs, attrs)) {
-            idle = idle(lab, server, n);
+            idle = idle(lab, server, n, together);
         }
         Map<Side, AtLimit> limit = new EnumMap<>(Side.class);
         String limitAttrs = "maxConnections=\"" + LIMIT + "\" keepAliveTimeout=\"-1\"";
@@ -71,15 +72,28 @@ public final class IdleScenario implements Scenario {
                 limit.put(side, atLimit(lab, server.address(side)));
             }
         }
-        report(lab, idle, limit, n);
+        report(lab, idle, limit, n, together);
     }
 
     /**
      * Stock's idle connections are opened first and measured, then ours' beside them (the snapshot deltas are per
      * connector); fresh requests then alternate between the two while both sets are open, so that the other jobs on
-     * the machine disturb both alike.
+     * the machine disturb both alike. Where both sets do not fit the open-files limit at once, each connector's set is
+     * opened, measured and closed in turn.
      */
-    private Map<Side, Idle> idle(Lab lab, ServerUnderTest server, int n) throws Exception {
+    private Map<Side, Idle> idle(Lab lab, ServerUnderTest server, int n, boolean together) throws Exception {
+        Map<Side, Idle> result = new EnumMap<>(Side.class);
+        if (together) {
+            result.putAll(idleAtOnce(lab, server, n, List.of(Side.values())));
+        } else {
+            for (Side side : Side.values()) {
+                result.putAll(idleAtOnce(lab, server, n, List.of(side)));
+            }
+        }
+        return result;
+    }
+
+    private Map<Side, Idle> idleAtOnce(Lab lab, ServerUnderTest server, int n, List<Side> sides) throws Exception {
         Map<Side, List<RawConnection>> open = new EnumMap<>(Side.class);
         Map<Side, Snapshot[]> snaps = new EnumMap<>(Side.class);
         Map<Side, Integer> opened = new EnumMap<>(Side.class);
@@ -87,7 +101,7 @@ public final class IdleScenario implements Scenario {
         Map<Side, Latencies> onIdle = new EnumMap<>(Side.class);
         Map<Side, Integer> serving = new EnumMap<>(Side.class);
         try {
-            for (Side side : Side.values()) {
+            for (Side side : sides) {
                 InetSocketAddress at = server.address(side);
                 fresh(at, 50, new Latencies()); // warm
                 Thread.sleep(500);
@@ -100,15 +114,15 @@ public final class IdleScenario implements Scenario {
                 snaps.put(side, new Snapshot[] { before, during, null });
                 lab.log("  %s with %d idle: %s", side.label(), opened.get(side), during.brief());
             }
-            for (Side side : Side.values()) {
+            for (Side side : sides) {
                 fresh.put(side, new Latencies());
             }
             for (int i = 0; i < FRESH; i++) {
-                for (Side side : Side.values()) {
+                for (Side side : sides) {
                     fresh(server.address(side), 1, fresh.get(side));
                 }
             }
-            for (Side side : Side.values()) {
+            for (Side side : sides) {
                 Latencies l = new Latencies();
                 onIdle.put(side, l);
                 serving.put(side, useSome(open.get(side), l));
@@ -118,7 +132,7 @@ public final class IdleScenario implements Scenario {
         }
         Thread.sleep(2_000);
         Map<Side, Idle> result = new EnumMap<>(Side.class);
-        for (Side side : Side.values()) {
+        for (Side side : sides) {
             Snapshot after = server.snapshot(side, true);
             lab.log("  %s after closing them: %s", side.label(), after.brief());
             Snapshot[] s = snaps.get(side);
@@ -224,7 +238,7 @@ public final class IdleScenario implements Scenario {
         }
     }
 
-    private static void report(Lab lab, Map<Side, Idle> idle, Map<Side, AtLimit> limit, int n) {
+    private static void report(Lab lab, Map<Side, Idle> idle, Map<Side, AtLimit> limit, int n, boolean together) {
         Findings f = lab.findings();
         f.begin(NAME, new IdleScenario().title());
         Idle s = idle.get(Side.STOCK);
@@ -262,7 +276,8 @@ public final class IdleScenario implements Scenario {
         f.add(NAME, "at maxConnections: idle connections closed by the server", ls.idleClosedByServer,
                 lo.idleClosedByServer, "");
         f.note(NAME, n + " connections per connector (asked: " + lab.profile().idleConnections() + "; open-files"
-                + " limit of the suite and of Tomcat: " + openFilesLimit() + "), both with `maxConnections=\"" + (n + 1000)
+                + " limit of the suite and of Tomcat: " + openFilesLimit() + (together ? "; both sets open at once"
+                : "; one connector's set at a time, fresh requests measured while it was open") + "), both with `maxConnections=\"" + (n + 1000)
                 + "\" keepAliveTimeout=\"-1\"` (stock would otherwise close idle connections after 20 s and stop"
                 + " accepting at 8192). Per-connection figures: (with them open - before) / opened, snapshots after"
                 + " two full GCs. Fresh requests: a new connection per request, connect to last byte, one at a time."
@@ -272,11 +287,11 @@ public final class IdleScenario implements Scenario {
     }
 
     /**
-     * How many idle connections per connector fit: both connectors' sets are open at once, in this process (the
-     * clients) and in Tomcat (which inherits this process's limit), and each side keeps some files for itself.
+     * How many idle connections per connector fit when {@code sets} connectors' sets are open at once, in this process
+     * (the clients) and in Tomcat (which inherits this process's limit), each keeping some files for itself.
      */
-    static int fitToOpenFilesLimit(int wanted, long limit) {
-        long fits = (limit - FILES_KEPT_FOR_OTHER_USES) / 2;
+    static int fitToOpenFilesLimit(int wanted, long limit, int sets) {
+        long fits = (limit - FILES_KEPT_FOR_OTHER_USES) / sets;
         return (int) Math.max(0, Math.min(wanted, fits));
     }
 

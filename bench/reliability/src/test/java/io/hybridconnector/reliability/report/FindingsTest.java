@@ -28,6 +28,15 @@ class FindingsTest {
     }
 
     @Test
+    void noFigureIsTheWorstFigure() {
+        // slowloris, full profile: stock's normal clients got no response at all (no p99), ours' got some
+        assertEquals("ok", Findings.lowerIsBetter(Double.NaN, 4.55, 1));
+        assertEquals("worse", Findings.lowerIsBetter(4.55, Double.NaN, 1));
+        assertEquals("ok", Findings.lowerIsBetter(Double.NaN, Double.NaN, 1));
+        assertEquals("worse", Findings.lowerIsBetter(1, 2.5, 1));
+    }
+
+    @Test
     void sectionsFromSeparateRunsMakeOneReportInTheGivenOrder() throws IOException {
         Findings second = new Findings();
         second.begin("1-idle", "idle");
