@@ -98,6 +98,9 @@ abstract class ConnectionIo extends TomcatSocketWrapper implements LoopChannel {
 
     /** Lock: the thread running the handler, while it runs. */
     Thread processingThread;
+
+    /** The loop's round in which it last served this connection. Leader only. */
+    private int servedRound;
     /** Lock: interest registered by the handler during the current run, applied when the run ends. */
     int requestedOps;
     /**
@@ -362,6 +365,16 @@ abstract class ConnectionIo extends TomcatSocketWrapper implements LoopChannel {
     public void serving(Request request) {
         this.request = request;
         gathering.serving();
+    }
+
+    @Override
+    public int servedRound() {
+        return servedRound;
+    }
+
+    @Override
+    public void servedRound(int round) {
+        servedRound = round;
     }
 
     /** The request this connection runs, as a log line names it: method, URI and query, and the client. */

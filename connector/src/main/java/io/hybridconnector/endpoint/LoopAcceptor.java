@@ -87,6 +87,15 @@ final class LoopAcceptor implements LoopChannel {
     }
 
     @Override
+    public int servedRound() {
+        return 0; // new connections first: their clients wait longest of all
+    }
+
+    @Override
+    public void servedRound(int round) {
+    }
+
+    @Override
     public boolean resumeIfFree() {
         return true;
     }

@@ -121,9 +121,9 @@ final class SocketWaiter implements Closeable {
                 // Closed by another thread (a stop, a sweep): nothing will be reported, do not wait out the deadline.
                 throw new ClosedChannelException();
             }
-            if (Thread.interrupted()) {
-                throw new IOException("Interrupted while waiting for the socket");
-            }
+            // An interrupt (Tomcat's StuckThreadDetectionValve sends them) makes select return at once; as stock NIO's
+            // blocking read does, swallow it and wait on until the deadline, so a slow but live client completes.
+            Thread.interrupted();
         }
     }
 

@@ -205,6 +205,11 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     }
 
     @Override
+    public long getReorderedBatches() {
+        return loops().getReorderedBatches();
+    }
+
+    @Override
     public int getThreadsNow() {
         return endpoint.getCurrentThreadCount();
     }

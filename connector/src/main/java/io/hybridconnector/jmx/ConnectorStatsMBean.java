@@ -60,6 +60,9 @@ public interface ConnectorStatsMBean {
 
     /** HTTP/2 streams (executor work) run by a loop's leader after its ready connections, without a thread switch. */
     long getDeferredTasks();
+
+    /** Backed-up batches of ready connections a loop served least recently served first, close to arrival order. */
+    long getReorderedBatches();
     int getThreadsNow();
     int getBlockedRequestsNow();
 

@@ -101,6 +101,9 @@ public final class EventLoop {
     private long readySinceNanos;
     private long lastSelectEndNanos;
     private final LoopWaitHistogram waits = new LoopWaitHistogram();
+    /** Selects so far, numbering the rounds that connections were served in. Leader only. */
+    private int round;
+    private final ReadyOrder readyOrder = new ReadyOrder();
 
     /** Work a loop runs on its leader. */
     @FunctionalInterface
@@ -226,6 +229,10 @@ public final class EventLoop {
             selector.select(readyCollector, timeout);
         }
         long end = System.nanoTime();
+        round++;
+        if (readyOrder.sortIfBackedUp(ready, start - lastSelectEndNanos)) {
+            counters.reorderedBatches.increment();
+        }
         // A select that waited found connections that became ready while it waited; one that returned at once may
         // report connections that were ready since the previous select ended (a long run held the loop meanwhile).
         readySinceNanos = end - start > WAITED_IN_SELECT_NANOS ? start : lastSelectEndNanos;
@@ -306,6 +313,7 @@ public final class EventLoop {
                 continue;
             }
             LoopChannel channel = (LoopChannel) key.attachment();
+            channel.servedRound(round);
             boolean leading;
             try {
                 leading = channel.onReady(key.readyOps());

@@ -37,6 +37,15 @@ public interface LoopChannel {
     /** Closes the connection because the loop is stopping. */
     void closeOnStop();
 
+    /**
+     * The loop's round in which this connection was last served ({@code 0}: never), for {@link ReadyOrder}: under
+     * backlog the loop serves the least recently served first.
+     */
+    int servedRound();
+
+    /** Notes the round in which the loop serves this connection now. Leader only. */
+    void servedRound(int round);
+
     /** @return what this connection is running, for a log line: e.g. {@code "GET /report?year=2026"} */
     default String describeRun() {
         return toString();

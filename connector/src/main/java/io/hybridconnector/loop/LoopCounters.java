@@ -22,6 +22,8 @@ public final class LoopCounters {
     final LongAdder crossThreadTasks = new LongAdder();
     /** Executor work (HTTP/2 streams) a leader ran itself after its ready connections instead of waking a thread. */
     final LongAdder deferredTasks = new LongAdder();
+    /** Backed-up batches of ready connections served least recently served first ({@link ReadyOrder}). */
+    final LongAdder reorderedBatches = new LongAdder();
     /** Times {@link TimeSlicing} went on: requests computed beside the loops, which then served on pool threads. */
     final LongAdder timeSlicingOn = new LongAdder();
     /** Ready connections a loop gave to a pool thread because {@link TimeSlicing} was on. */
@@ -96,6 +98,10 @@ public final class LoopCounters {
         return deferredTasks.sum();
     }
 
+    public long getReorderedBatches() {
+        return reorderedBatches.sum();
+    }
+
     public long getTimeSlicingOn() {
         return timeSlicingOn.sum();
     }
@@ -127,6 +133,7 @@ public final class LoopCounters {
         socketWaits.reset();
         crossThreadTasks.reset();
         deferredTasks.reset();
+        reorderedBatches.reset();
         timeSlicingOn.reset();
         timeSlicedRuns.reset();
         executorRuns.reset();

@@ -202,6 +202,9 @@ public final class LoopThread extends Thread {
      * @return the work, or {@code null} when the wait timed out without an assignment
      */
     Object awaitAssignment(long idleNanos) {
+        // A request's interrupt (Tomcat's StuckThreadDetectionValve) must not outlive it: with the flag set, every
+        // parkNanos below returns at once and the idle thread would spin until its idle timeout.
+        Thread.interrupted();
         long deadline = System.nanoTime() + idleNanos;
         Object work;
         while ((work = takeAssignment()) == null) {

@@ -109,6 +109,15 @@ final class LoopFixture implements AutoCloseable {
         }
 
         @Override
+        public int servedRound() {
+            return 0;
+        }
+
+        @Override
+        public void servedRound(int round) {
+        }
+
+        @Override
         public void suspendInterest() {
         }
 

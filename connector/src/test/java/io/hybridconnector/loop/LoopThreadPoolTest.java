@@ -59,4 +59,30 @@ class LoopThreadPoolTest {
             pool.stop(1000);
         }
     }
+
+    /**
+     * A task that leaves its thread interrupted (a request that Tomcat's StuckThreadDetectionValve interrupted and
+     * that ended without clearing the flag) must not make the parked thread spin: a set interrupt flag makes every
+     * {@code parkNanos} return at once, so before, the thread burnt a CPU until its idle timeout (60 s).
+     */
+    @Test
+    void aThreadLeftInterruptedParksQuietly() throws Exception {
+        LoopThreadPool pool = new LoopThreadPool("pool-test", 2, true);
+        try {
+            java.util.concurrent.CompletableFuture<Thread> ran = new java.util.concurrent.CompletableFuture<>();
+            pool.execute(() -> {
+                Thread.currentThread().interrupt();
+                ran.complete(Thread.currentThread());
+            });
+            Thread t = ran.get(10, TimeUnit.SECONDS);
+            Thread.sleep(100);
+            java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+            long before = mx.getThreadCpuTime(t.getId());
+            Thread.sleep(500);
+            long usedMillis = (mx.getThreadCpuTime(t.getId()) - before) / 1_000_000;
+            assertTrue(usedMillis < 50, "the parked thread used " + usedMillis + " ms of CPU in 500 ms");
+        } finally {
+            pool.stop(1000);
+        }
+    }
 }

@@ -1,0 +1,159 @@
+package io.hybridconnector.loop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Pipe;
+import java.nio.channels.SelectionKey;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * A loop whose rounds back up serves its ready connections least recently served first, not in the order the
+ * level-triggered selector reports them (which keeps the previous round's order, whenever the next requests came).
+ * Real selector and pipes, no HTTP: each connection's run takes 6 ms, so two make a backed-up round.
+ */
+class ReadyOrderTest {
+
+    @Test
+    void aConnectionThatWaitedLongestGoesFirstAfterABackedUpRound() throws Exception {
+        try (LoopFixture fixture = new LoopFixture(10_000, -1)) {
+            List<String> served = new CopyOnWriteArrayList<>();
+            Served a = new Served("a", fixture.loop, served);
+            Served b = new Served("b", fixture.loop, served);
+            Served c = new Served("c", fixture.loop, served);
+            for (Served s : List.of(a, b, c)) {
+                s.register();
+            }
+            // round 1 serves a and b; while a runs, c's request arrives; while b runs, a's next one
+            a.whenServed = () -> c.send();
+            b.whenServed = () -> a.send();
+            holdTheLoopWhile(fixture.loop, () -> {
+                a.send();
+                b.send();
+            });
+            assertTrue(c.done.await(5, TimeUnit.SECONDS) && a.servedTwice.await(5, TimeUnit.SECONDS), "served");
+            // epoll reports a (back on its ready list since round 1) before c: arrival order is c, then a
+            assertEquals(List.of("a", "b", "c", "a"), served);
+            assertTrue(fixture.counters.getReorderedBatches() >= 1, "the round was reordered");
+        }
+    }
+
+    /** Runs {@code sends} while the leader waits in a task, so that the next select finds every byte it sent. */
+    private static void holdTheLoopWhile(EventLoop loop, Runnable sends) throws InterruptedException {
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        loop.submit(() -> {
+            holding.countDown();
+            try {
+                release.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return true;
+        });
+        assertTrue(holding.await(5, TimeUnit.SECONDS), "the loop ran the task");
+        sends.run();
+        release.countDown();
+    }
+
+    /** A pipe as a connection: each byte is a request whose run spins 6 ms. */
+    private static final class Served implements LoopChannel {
+        final String name;
+        final EventLoop loop;
+        final List<String> served;
+        final Pipe pipe = Pipe.open();
+        final CountDownLatch done = new CountDownLatch(1);
+        final CountDownLatch servedTwice = new CountDownLatch(2);
+        volatile Runnable whenServed = () -> { };
+        int servedRound;
+
+        Served(String name, EventLoop loop, List<String> served) throws IOException {
+            this.name = name;
+            this.loop = loop;
+            this.served = served;
+            pipe.source().configureBlocking(false);
+        }
+
+        void register() throws InterruptedException {
+            CountDownLatch registered = new CountDownLatch(1);
+            loop.submit(() -> {
+                try {
+                    loop.register(pipe.source(), SelectionKey.OP_READ, this);
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+                registered.countDown();
+                return true;
+            });
+            assertTrue(registered.await(5, TimeUnit.SECONDS), "registration");
+        }
+
+        void send() {
+            try {
+                pipe.sink().write(ByteBuffer.wrap(new byte[] { 1 }));
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        public boolean onReady(int readyOps) {
+            try {
+                pipe.source().read(ByteBuffer.allocate(16));
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            long seq = loop.beginRun(this);
+            served.add(name);
+            Runnable then = whenServed;
+            whenServed = () -> { };
+            then.run();
+            LoopFixture.spin(6);
+            boolean leading = loop.endRun(seq);
+            done.countDown();
+            servedTwice.countDown();
+            return leading;
+        }
+
+        @Override
+        public int servedRound() {
+            return servedRound;
+        }
+
+        @Override
+        public void servedRound(int round) {
+            servedRound = round;
+        }
+
+        @Override
+        public boolean checkTimeout(long nowMillis) {
+            return true;
+        }
+
+        @Override
+        public void suspendInterest() {
+        }
+
+        @Override
+        public boolean resumeIfFree() {
+            return true;
+        }
+
+        @Override
+        public void closeOnStop() {
+            try {
+                pipe.source().close();
+                pipe.sink().close();
+            } catch (IOException e) {
+                // closing anyway
+            }
+        }
+    }
+}
