@@ -21,11 +21,16 @@ import io.hybridconnector.reliability.report.Findings;
  * Scenario 4: clients that reset mid-body and mid-response, half-close after the request, a burst of connections
  * opened and closed at once, servlets that throw (before and after committing) and an AsyncContext left to time out.
  * Afterwards the connection count, threads, fds, direct and write-behind memory must be back where they started, and
- * the shaded allocator's PARANOID leak detector must have reported nothing. Main thread.
+ * the shaded allocator's PARANOID leak detector must have reported nothing.
+ *
+ * <p>Then {@link HungServlets}, servlets that never return until Tomcat's StuckThreadDetectionValve interrupts them,
+ * on a server of its own with the valve and a short {@code connectionTimeout}. Main thread.
  */
 public final class FaultsScenario implements Scenario {
 
     private static final String NAME = "4-faults";
+    /** connectionTimeout (and so stock's keepAliveTimeout) of the hung servlets' server. */
+    private static final int DEADLINE_TIMEOUT_MS = 5_000;
 
     /** What one connector showed. */
     private record Outcome(Snapshot before, Snapshot after, String fdDelta, int halfCloseComplete,
@@ -46,7 +51,8 @@ public final class FaultsScenario implements Scenario {
 
     @Override
     public String title() {
-        return "resets mid-body and mid-response, half-close, fast open/close, servlets that throw, async timeouts";
+        return "resets mid-body and mid-response, half-close, fast open/close, servlets that throw, async timeouts;"
+                + " servlets that never return";
     }
 
     @Override
@@ -62,6 +68,28 @@ public final class FaultsScenario implements Scenario {
             }
             report(lab, rounds, server.leakReports().size());
         }
+        hungServlets(lab);
+    }
+
+    /** Hung servlets on a server of their own, each connector in turn: the valve applies to every request. */
+    private static void hungServlets(Lab lab) throws Exception {
+        String timeout = "connectionTimeout=\"" + DEADLINE_TIMEOUT_MS + "\"";
+        try (ServerUnderTest server = ServerUnderTest.start(lab, "faults-hung", timeout, timeout,
+                new ServerUnderTest.Layout("127.0.0.1", HungServlets.HOST_ATTRIBUTES, HungServlets.VALVE))) {
+            Map<Side, HungServlets.Outcome> hung = new EnumMap<>(Side.class);
+            for (Side side : Side.values()) {
+                hung.put(side, HungServlets.run(lab, server, side));
+            }
+            HungServlets.report(lab.findings(), NAME, hung);
+            lab.findings().note(NAME, HungServlets.note(DEADLINE_TIMEOUT_MS));
+            leaks(lab, "hung servlets' server", server);
+        }
+    }
+
+    private static void leaks(Lab lab, String which, ServerUnderTest server) throws IOException {
+        long leaks = server.leakReports().size();
+        lab.findings().add(NAME, "PARANOID leak reports in the logs (" + which + ")", leaks, leaks,
+                leaks == 0 ? "ok" : "worse");
     }
 
     private Outcome faults(Lab lab, ServerUnderTest server, Side side) throws Exception {
@@ -208,7 +236,8 @@ public final class FaultsScenario implements Scenario {
                 + p.faultRepeats() + " half-closes after a GET of 10 KB, " + p.faultRepeats() + " x `/samples/fail`"
                 + " before and after committing, 20 x `/samples/async-timeout?timeoutMs=100`, then "
                 + p.churnConnections() + " connections opened and closed (FIN) one after another. Snapshots after two"
-                + " full GCs, 1-3 s after the last fault. Not covered: a client that vanishes without FIN (needs a"
-                + " network namespace), a servlet that never returns.");
+                + " full GCs, 1-3 s after the last fault. The rows from `hung servlet` on run on another server, with"
+                + " `connectionTimeout=\"" + DEADLINE_TIMEOUT_MS + "\"` on both connectors: see below. Not covered:"
+                + " a client that vanishes without FIN (needs a network namespace).");
     }
 }
