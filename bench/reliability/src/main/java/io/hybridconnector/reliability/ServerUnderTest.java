@@ -9,11 +9,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 
 import io.hybridconnector.bench.harness.cpu.Pinning;
+import io.hybridconnector.bench.harness.measure.ProcessUsage;
 import io.hybridconnector.bench.harness.tomcat.SideBySideTomcat;
+import io.hybridconnector.reliability.net.TcpTable;
 
 /**
  * One real Tomcat distribution with stock NIO and ours on two ports (bench/harness's {@link SideBySideTomcat}), its JVM
@@ -27,14 +31,29 @@ public final class ServerUnderTest implements AutoCloseable {
             "-Dio.hybridconnector.shaded.netty.leakDetection.level=paranoid",
             "-Dio.netty.leakDetection.level=paranoid");
 
+    /**
+     * Where both connectors listen and what the Host holds besides the samples. Immutable.
+     *
+     * @param address        the connectors' bind address, which the clients connect to
+     * @param hostAttributes added to the Host element verbatim
+     * @param hostElements   put inside the Host element verbatim (a {@code <Valve>})
+     */
+    public record Layout(String address, String hostAttributes, String hostElements) {
+
+        /** Every server's but two of the faults scenario's: loopback, a plain Host. */
+        public static final Layout LOOPBACK = new Layout("127.0.0.1", "", "");
+    }
+
     private final SideBySideTomcat tomcat;
     private final JmxClient jmx;
     private final long pid;
+    private final String address;
 
-    private ServerUnderTest(SideBySideTomcat tomcat, JmxClient jmx) {
+    private ServerUnderTest(SideBySideTomcat tomcat, JmxClient jmx, String address) {
         this.tomcat = tomcat;
         this.jmx = jmx;
         this.pid = tomcat.pid();
+        this.address = address;
     }
 
     /**
@@ -45,15 +64,22 @@ public final class ServerUnderTest implements AutoCloseable {
      */
     public static ServerUnderTest start(Lab lab, String name, String stockAttributes, String ourAttributes)
             throws IOException, InterruptedException {
+        return start(lab, name, stockAttributes, ourAttributes, Layout.LOOPBACK);
+    }
+
+    /** As {@link #start(Lab, String, String, String)}, with the connectors and the Host as {@code layout} says. */
+    public static ServerUnderTest start(Lab lab, String name, String stockAttributes, String ourAttributes,
+            Layout layout) throws IOException, InterruptedException {
         int jmxPort = freePort();
         List<String> jvm = new ArrayList<>(BASE_JVM_OPTIONS);
         jvm.addAll(List.of(JmxClient.agentOptions(jmxPort).split(" ")));
         SideBySideTomcat.Config config = new SideBySideTomcat.Config(lab.catalinaHome(), lab.connectorJar(), lab.samplesWar(),
                 lab.runDir().resolve(name), Path.of(System.getProperty("java.home")), jvm, stockAttributes,
-                ourAttributes, Pinning.detect(false, 0, 1));
+                ourAttributes, Pinning.detect(false, 0, 1), layout.address(), layout.hostAttributes(),
+                layout.hostElements());
         SideBySideTomcat tomcat = new SideBySideTomcat(config);
         tomcat.start("/samples/size?kb=0.1", Duration.ofSeconds(90));
-        return new ServerUnderTest(tomcat, JmxClient.connect(jmxPort));
+        return new ServerUnderTest(tomcat, JmxClient.connect(jmxPort), layout.address());
     }
 
     public int port(Side side) {
@@ -61,7 +87,7 @@ public final class ServerUnderTest implements AutoCloseable {
     }
 
     public InetSocketAddress address(Side side) {
-        return new InetSocketAddress("127.0.0.1", port(side));
+        return new InetSocketAddress(address, port(side));
     }
 
     public long pid() {
@@ -87,6 +113,44 @@ public final class ServerUnderTest implements AutoCloseable {
         return jmx.ours(tomcat.ourPort(), attribute);
     }
 
+    /** Tomcat's {@code currentThreadsBusy} of the connector: threads running a request now. */
+    public long busyThreads(Side side) throws IOException {
+        return jmx.threadPool(port(side), "currentThreadsBusy");
+    }
+
+    /** CPU time the server's JVM has used so far, all threads (-1 if /proc cannot be read). */
+    public double cpuSeconds() {
+        return ProcessUsage.of(pid).cpuSeconds();
+    }
+
+    /** Connections on the connector's port that the server holds (their socket among its fds), from any peer. */
+    public int socketsHeld(Side side) throws IOException {
+        Set<Long> inodes = TcpTable.socketInodes(pid);
+        int n = 0;
+        for (TcpTable.Socket s : TcpTable.read()) {
+            if (s.local().getPort() == port(side) && s.state() != TcpTable.LISTEN && inodes.contains(s.inode())) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Remote ports of the connections from {@code peer} on the connector's port that the server still holds (their
+     * socket among its fds): {@link TcpTable} tells which connections a vanished client left open.
+     */
+    public Set<Integer> peerPortsHeld(Side side, String peer) throws IOException {
+        Set<Long> inodes = TcpTable.socketInodes(pid);
+        Set<Integer> ports = new TreeSet<>();
+        for (TcpTable.Socket s : TcpTable.read()) {
+            if (s.local().getPort() == port(side) && s.state() != TcpTable.LISTEN && inodes.contains(s.inode())
+                    && s.remote().getAddress().getHostAddress().equals(peer)) {
+                ports.add(s.remote().getPort());
+            }
+        }
+        return ports;
+    }
+
     /** Lines of the server's logs that report a leak of pooled buffers (the allocator's PARANOID detector). */
     public List<String> leakReports() throws IOException {
         return tomcat.logs().lines().filter(l -> l.contains("LEAK:")).toList();
@@ -95,6 +159,14 @@ public final class ServerUnderTest implements AutoCloseable {
     /** Lines of the server's logs at SEVERE or with an exception that the scenario did not expect, for the report. */
     public long logLinesContaining(String text) throws IOException {
         return tomcat.logs().lines().filter(l -> l.contains(text)).count();
+    }
+
+    /**
+     * Log lines that contain every one of {@code texts}, each counted once: Tomcat writes its log lines both to
+     * {@code catalina.DATE.log} and to the console file, word for word.
+     */
+    public long distinctLogLines(String... texts) throws IOException {
+        return tomcat.logs().lines().filter(l -> Stream.of(texts).allMatch(l::contains)).distinct().count();
     }
 
     public long rssKb() throws IOException {

@@ -48,8 +48,19 @@ public final class RawConnection implements AutoCloseable {
     }
 
     public static RawConnection open(InetSocketAddress address) throws IOException {
+        return open(address, 0);
+    }
+
+    /**
+     * With a receive buffer of {@code receiveBufferBytes} (0: the kernel's default, which grows to megabytes): a
+     * client that stops reading a large body stalls the server's writes after that much, not after most of the body.
+     */
+    public static RawConnection open(InetSocketAddress address, int receiveBufferBytes) throws IOException {
         Socket s = new Socket();
         s.setTcpNoDelay(true);
+        if (receiveBufferBytes > 0) {
+            s.setReceiveBufferSize(receiveBufferBytes);
+        }
         s.connect(address, 5_000);
         return new RawConnection(s);
     }

@@ -15,17 +15,32 @@ import io.hybridconnector.reliability.ServerUnderTest;
 import io.hybridconnector.reliability.Side;
 import io.hybridconnector.reliability.Snapshot;
 import io.hybridconnector.reliability.client.RawConnection;
+import io.hybridconnector.reliability.net.ClientNamespace;
 import io.hybridconnector.reliability.report.Findings;
 
 /**
  * Scenario 4: clients that reset mid-body and mid-response, half-close after the request, a burst of connections
  * opened and closed at once, servlets that throw (before and after committing) and an AsyncContext left to time out.
  * Afterwards the connection count, threads, fds, direct and write-behind memory must be back where they started, and
- * the shaded allocator's PARANOID leak detector must have reported nothing. Main thread.
+ * the shaded allocator's PARANOID leak detector must have reported nothing.
+ *
+ * <p>Then the faults that only a deadline ends, each on a server of its own with a short {@code connectionTimeout} so
+ * that the deadlines pass within the run: {@link HungServlets} (servlets that never return until Tomcat's
+ * StuckThreadDetectionValve interrupts them) and {@link VanishedClients} (clients whose FIN and reset never arrive:
+ * idle, mid-request, mid-response). Apart because the valve would interrupt the vanished clients' stalled requests
+ * too. The vanished clients' server listens on the host's end of a veth pair whose other end is in a network
+ * namespace ({@link ClientNamespace}); without root or iproute2 they are reported as not run, with the reason.
+ * Main thread.
  */
 public final class FaultsScenario implements Scenario {
 
     private static final String NAME = "4-faults";
+    /** connectionTimeout (and so stock's keepAliveTimeout) of the two servers of deadlines: short, so they pass. */
+    private static final int DEADLINE_TIMEOUT_MS = 5_000;
+    /** Ours' maxConnections on the vanished clients' server: low, so that the LRU eviction's bound shows. */
+    private static final int OUR_MAX_CONNECTIONS = 32;
+    /** Stock NIO's default maxConnections, left as it is. */
+    private static final int STOCK_MAX_CONNECTIONS = 8_192;
 
     /** What one connector showed. */
     private record Outcome(Snapshot before, Snapshot after, String fdDelta, int halfCloseComplete,
@@ -46,7 +61,8 @@ public final class FaultsScenario implements Scenario {
 
     @Override
     public String title() {
-        return "resets mid-body and mid-response, half-close, fast open/close, servlets that throw, async timeouts";
+        return "resets mid-body and mid-response, half-close, fast open/close, servlets that throw, async timeouts;"
+                + " servlets that never return, clients that vanish without FIN";
     }
 
     @Override
@@ -62,6 +78,61 @@ public final class FaultsScenario implements Scenario {
             }
             report(lab, rounds, server.leakReports().size());
         }
+        hungServlets(lab);
+        vanishedClients(lab);
+    }
+
+    /**
+     * Hung servlets on a server of their own, each connector in turn: the valve interrupts every request older than
+     * its threshold, so the vanished clients' stalled requests must not run where it is.
+     */
+    private static void hungServlets(Lab lab) throws Exception {
+        String timeout = "connectionTimeout=\"" + DEADLINE_TIMEOUT_MS + "\"";
+        try (ServerUnderTest server = ServerUnderTest.start(lab, "faults-hung", timeout, timeout,
+                new ServerUnderTest.Layout("127.0.0.1", HungServlets.HOST_ATTRIBUTES, HungServlets.VALVE))) {
+            Map<Side, HungServlets.Outcome> hung = new EnumMap<>(Side.class);
+            for (Side side : Side.values()) {
+                hung.put(side, HungServlets.run(lab, server, side));
+            }
+            HungServlets.report(lab.findings(), NAME, hung);
+            lab.findings().note(NAME, HungServlets.note(DEADLINE_TIMEOUT_MS));
+            leaks(lab, "hung servlets' server", server);
+        }
+    }
+
+    /**
+     * Vanished clients on a server of their own, listening on the host's end of the client namespace's veth pair;
+     * both connectors at once. Not run, with the reason, when the namespace cannot be made.
+     */
+    private static void vanishedClients(Lab lab) throws Exception {
+        ClientNamespace ns;
+        try {
+            ns = ClientNamespace.create();
+        } catch (IOException e) {
+            lab.log("  vanished clients not run: %s", e.getMessage());
+            lab.findings().add(NAME, "vanished client", "not run: " + e.getMessage(), "not run: " + e.getMessage(),
+                    "");
+            return;
+        }
+        try (ns) {
+            String timeout = "connectionTimeout=\"" + DEADLINE_TIMEOUT_MS + "\"";
+            Map<Side, Integer> maxConnections = Map.of(Side.STOCK, STOCK_MAX_CONNECTIONS, Side.OURS,
+                    OUR_MAX_CONNECTIONS);
+            try (ServerUnderTest server = ServerUnderTest.start(lab, "faults-vanish", timeout, timeout
+                    + " maxConnections=\"" + OUR_MAX_CONNECTIONS + "\"", new ServerUnderTest.Layout(
+                            ClientNamespace.SERVER_ADDRESS, "", ""))) {
+                VanishedClients.report(lab.findings(), NAME, VanishedClients.run(lab, server, ns, DEADLINE_TIMEOUT_MS,
+                        maxConnections));
+                lab.findings().note(NAME, VanishedClients.note(DEADLINE_TIMEOUT_MS, maxConnections));
+                leaks(lab, "vanished clients' server", server);
+            }
+        }
+    }
+
+    private static void leaks(Lab lab, String which, ServerUnderTest server) throws IOException {
+        long leaks = server.leakReports().size();
+        lab.findings().add(NAME, "PARANOID leak reports in the logs (" + which + ")", leaks, leaks,
+                leaks == 0 ? "ok" : "worse");
     }
 
     private Outcome faults(Lab lab, ServerUnderTest server, Side side) throws Exception {
@@ -208,7 +279,7 @@ public final class FaultsScenario implements Scenario {
                 + p.faultRepeats() + " half-closes after a GET of 10 KB, " + p.faultRepeats() + " x `/samples/fail`"
                 + " before and after committing, 20 x `/samples/async-timeout?timeoutMs=100`, then "
                 + p.churnConnections() + " connections opened and closed (FIN) one after another. Snapshots after two"
-                + " full GCs, 1-3 s after the last fault. Not covered: a client that vanishes without FIN (needs a"
-                + " network namespace), a servlet that never returns.");
+                + " full GCs, 1-3 s after the last fault. The rows from `hung servlet` on run on two more servers, with"
+                + " `connectionTimeout=\"" + DEADLINE_TIMEOUT_MS + "\"` on both connectors: see below.");
     }
 }

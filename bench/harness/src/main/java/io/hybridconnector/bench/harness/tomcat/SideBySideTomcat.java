@@ -19,9 +19,26 @@ public final class SideBySideTomcat implements AutoCloseable {
     public static final String STOCK_PROTOCOL = "org.apache.coyote.http11.Http11NioProtocol";
     public static final String OUR_PROTOCOL = "io.hybridconnector.HybridHttp11Protocol";
 
-    /** What to start. {@code extra*Attributes} are added verbatim to that Connector element. */
+    /**
+     * What to start. {@code extra*Attributes} are added verbatim to that Connector element.
+     *
+     * @param bindAddress    where both connectors listen: loopback for the benchmarks; the reliability suite's
+     *                       clients in a network namespace cannot reach the host's loopback, so they get the host's
+     *                       end of their veth pair
+     * @param hostAttributes added verbatim to the Host element, e.g. {@code backgroundProcessorDelay="1"} so that a
+     *                       valve's background check runs every second rather than the Engine's every 10 s
+     * @param hostElements   put verbatim inside the Host element, e.g. a {@code <Valve>}; empty for none
+     */
     public record Config(Path catalinaHome, Path connectorJar, Path samplesWar, Path base, Path javaHome,
-            List<String> jvmOptions, String extraStockAttributes, String extraOurAttributes, Pinning pinning) {
+            List<String> jvmOptions, String extraStockAttributes, String extraOurAttributes, Pinning pinning,
+            String bindAddress, String hostAttributes, String hostElements) {
+
+        /** The benchmarks' server: both connectors on loopback, nothing in the Host but the samples. */
+        public Config(Path catalinaHome, Path connectorJar, Path samplesWar, Path base, Path javaHome,
+                List<String> jvmOptions, String extraStockAttributes, String extraOurAttributes, Pinning pinning) {
+            this(catalinaHome, connectorJar, samplesWar, base, javaHome, jvmOptions, extraStockAttributes,
+                    extraOurAttributes, pinning, "127.0.0.1", "", "");
+        }
     }
 
     private final Config config;
@@ -63,8 +80,8 @@ public final class SideBySideTomcat implements AutoCloseable {
         tomcat = CatalinaBase.start(new CatalinaBase.Spec(config.catalinaHome(), config.base(), config.javaHome(),
                 config.jvmOptions(), serverXml(), Map.of("hybrid-connector.jar", config.connectorJar()),
                 Map.of("samples.war", config.samplesWar()), config.pinning().serverPrefix(),
-                CatalinaBase.Stop.SHUTDOWN_PORT), List.of(URI.create("http://127.0.0.1:" + stockPort + readyPath),
-                URI.create("http://127.0.0.1:" + ourPort + readyPath)), timeout);
+                CatalinaBase.Stop.SHUTDOWN_PORT), List.of(URI.create("http://" + config.bindAddress() + ":" + stockPort
+                + readyPath), URI.create("http://" + config.bindAddress() + ":" + ourPort + readyPath)), timeout);
     }
 
     /** Stops with {@code catalina.sh stop} (the shutdown port), then forcibly after 30 s. */
@@ -96,18 +113,21 @@ public final class SideBySideTomcat implements AutoCloseable {
                   <Listener className="org.apache.catalina.core.ThreadLocalLeakPreventionListener" />
                   <Service name="Catalina">
                     <!-- Stock: the settings of shared/anchors/baseline-stock-connectors.md. -->
-                    <Connector port="%d" address="127.0.0.1" protocol="%s" %s
+                    <Connector port="%d" address="%s" protocol="%s" %s
                                maxKeepAliveRequests="-1" acceptCount="1024" %s/>
-                    <Connector port="%d" address="127.0.0.1" protocol="%s" %s
+                    <Connector port="%d" address="%s" protocol="%s" %s
                                acceptCount="1024" %s/>
                     <Engine name="Catalina" defaultHost="localhost">
-                      <Host name="localhost" appBase="webapps" unpackWARs="true" autoDeploy="false" />
+                      <Host name="localhost" appBase="webapps" unpackWARs="true" autoDeploy="false" %s>
+                        %s
+                      </Host>
                     </Engine>
                   </Service>
                 </Server>
-                """.formatted(shutdownPort, stockPort, STOCK_PROTOCOL, defaultTimeout(config.extraStockAttributes()),
-                config.extraStockAttributes(), ourPort, OUR_PROTOCOL, defaultTimeout(config.extraOurAttributes()),
-                config.extraOurAttributes());
+                """.formatted(shutdownPort, stockPort, config.bindAddress(), STOCK_PROTOCOL,
+                defaultTimeout(config.extraStockAttributes()), config.extraStockAttributes(), ourPort,
+                config.bindAddress(), OUR_PROTOCOL, defaultTimeout(config.extraOurAttributes()),
+                config.extraOurAttributes(), config.hostAttributes(), config.hostElements());
     }
 
     /** connectionTimeout="20000" unless the extra attributes set it (an XML attribute may appear only once). */
