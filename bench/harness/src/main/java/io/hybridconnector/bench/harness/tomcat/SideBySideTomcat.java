@@ -11,23 +11,56 @@ import io.hybridconnector.bench.harness.cpu.Pinning;
 
 /**
  * One Tomcat distribution with two connectors on two ports, stock NIO and ours, serving the samples WAR: the server of
- * the main job and of the reliability suite, launched by {@link CatalinaBase}. Used from one thread (the benchmark's
- * main thread).
+ * the main job and of the reliability suite, launched by {@link CatalinaBase}. On request ({@link Protocols}) each of
+ * the two also speaks HTTP/2 by h2c upgrade and has a TLS twin on a third and fourth port, so that a comparison covers
+ * those protocols with the same server.xml on both sides. Used from one thread (the benchmark's main thread).
  */
 public final class SideBySideTomcat implements AutoCloseable {
 
     public static final String STOCK_PROTOCOL = "org.apache.coyote.http11.Http11NioProtocol";
     public static final String OUR_PROTOCOL = "io.hybridconnector.HybridHttp11Protocol";
 
-    /** What to start. {@code extra*Attributes} are added verbatim to that Connector element. */
+    /**
+     * What to start. {@code extra*Attributes} are added verbatim to that Connector element (and to its TLS twin).
+     */
     public record Config(Path catalinaHome, Path connectorJar, Path samplesWar, Path base, Path javaHome,
-            List<String> jvmOptions, String extraStockAttributes, String extraOurAttributes, Pinning pinning) {
+            List<String> jvmOptions, String extraStockAttributes, String extraOurAttributes, Pinning pinning,
+            Protocols protocols) {
+
+        /** Plain HTTP/1.1 only, as the main job measures it. */
+        public Config(Path catalinaHome, Path connectorJar, Path samplesWar, Path base, Path javaHome,
+                List<String> jvmOptions, String extraStockAttributes, String extraOurAttributes, Pinning pinning) {
+            this(catalinaHome, connectorJar, samplesWar, base, javaHome, jvmOptions, extraStockAttributes,
+                    extraOurAttributes, pinning, Protocols.HTTP_1_1);
+        }
+    }
+
+    /**
+     * What both connectors speak besides plain HTTP/1.1, identically on both sides. Tomcat's own configuration does it
+     * (ours extends {@code AbstractHttp11Protocol}, so the same nested elements apply): h2c is an {@code
+     * <UpgradeProtocol className="org.apache.coyote.http2.Http2Protocol"/>} inside each plain connector; TLS cannot
+     * share a port with plain HTTP, so it is a twin connector per side ({@code SSLEnabled="true"}, one {@code
+     * <SSLHostConfig>} with the keystore's certificate) with the same protocol class and attributes.
+     *
+     * @param h2c              HTTP/2 by upgrade on the plain ports
+     * @param keystore         a PKCS12 keystore holding the TLS certificate and its key; {@code null}: no TLS twins
+     * @param keystorePassword its password (store and key)
+     */
+    public record Protocols(boolean h2c, Path keystore, String keystorePassword) {
+
+        public static final Protocols HTTP_1_1 = new Protocols(false, null, null);
+
+        public boolean tls() {
+            return keystore != null;
+        }
     }
 
     private final Config config;
     private final int shutdownPort;
     private final int stockPort;
     private final int ourPort;
+    private final int stockTlsPort;
+    private final int ourTlsPort;
     private CatalinaBase tomcat;
 
     public SideBySideTomcat(Config config) throws IOException {
@@ -35,6 +68,8 @@ public final class SideBySideTomcat implements AutoCloseable {
         this.shutdownPort = CatalinaBase.freePort();
         this.stockPort = CatalinaBase.freePort();
         this.ourPort = CatalinaBase.freePort();
+        this.stockTlsPort = config.protocols().tls() ? CatalinaBase.freePort() : -1;
+        this.ourTlsPort = config.protocols().tls() ? CatalinaBase.freePort() : -1;
     }
 
     public int stockPort() {
@@ -43,6 +78,16 @@ public final class SideBySideTomcat implements AutoCloseable {
 
     public int ourPort() {
         return ourPort;
+    }
+
+    /** Stock's TLS twin, or -1 without {@link Protocols#tls}. */
+    public int stockTlsPort() {
+        return stockTlsPort;
+    }
+
+    /** Our TLS twin, or -1 without {@link Protocols#tls}. */
+    public int ourTlsPort() {
+        return ourTlsPort;
     }
 
     public long pid() {
@@ -86,6 +131,21 @@ public final class SideBySideTomcat implements AutoCloseable {
     }
 
     String serverXml() {
+        Protocols p = config.protocols();
+        String stockConnector = "maxKeepAliveRequests=\"-1\" acceptCount=\"1024\" "
+                + defaultTimeout(config.extraStockAttributes()) + " " + config.extraStockAttributes();
+        String ourConnector = "acceptCount=\"1024\" " + defaultTimeout(config.extraOurAttributes()) + " "
+                + config.extraOurAttributes();
+        String tlsTwins = !p.tls() ? "" : """
+                    <!-- TLS twins: the same protocol class and attributes as above, on ports of their own. -->
+                    <Connector port="%d" address="127.0.0.1" protocol="%s" SSLEnabled="true" %s>
+                %s    </Connector>
+                    <Connector port="%d" address="127.0.0.1" protocol="%s" SSLEnabled="true" %s>
+                %s    </Connector>
+                """.formatted(stockTlsPort, STOCK_PROTOCOL, stockConnector, sslHostConfig(p), ourTlsPort,
+                OUR_PROTOCOL, ourConnector, sslHostConfig(p));
+        String upgrade = p.h2c() ? "      <UpgradeProtocol className=\"org.apache.coyote.http2.Http2Protocol\" />\n"
+                : "";
         return """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <!-- Written by the benchmark harness: stock NIO and ours side by side, no access log (per-request file
@@ -96,18 +156,32 @@ public final class SideBySideTomcat implements AutoCloseable {
                   <Listener className="org.apache.catalina.core.ThreadLocalLeakPreventionListener" />
                   <Service name="Catalina">
                     <!-- Stock: the settings of shared/anchors/baseline-stock-connectors.md. -->
-                    <Connector port="%d" address="127.0.0.1" protocol="%s" %s
-                               maxKeepAliveRequests="-1" acceptCount="1024" %s/>
-                    <Connector port="%d" address="127.0.0.1" protocol="%s" %s
-                               acceptCount="1024" %s/>
-                    <Engine name="Catalina" defaultHost="localhost">
+                    <Connector port="%d" address="127.0.0.1" protocol="%s" %s>
+                %s    </Connector>
+                    <Connector port="%d" address="127.0.0.1" protocol="%s" %s>
+                %s    </Connector>
+                %s    <Engine name="Catalina" defaultHost="localhost">
                       <Host name="localhost" appBase="webapps" unpackWARs="true" autoDeploy="false" />
                     </Engine>
                   </Service>
                 </Server>
-                """.formatted(shutdownPort, stockPort, STOCK_PROTOCOL, defaultTimeout(config.extraStockAttributes()),
-                config.extraStockAttributes(), ourPort, OUR_PROTOCOL, defaultTimeout(config.extraOurAttributes()),
-                config.extraOurAttributes());
+                """.formatted(shutdownPort, stockPort, STOCK_PROTOCOL, stockConnector, upgrade, ourPort, OUR_PROTOCOL,
+                ourConnector, upgrade, tlsTwins);
+    }
+
+    /** One host config (the default host, {@code _default_}) with the keystore's certificate, TLS 1.2 and 1.3. */
+    private static String sslHostConfig(Protocols p) {
+        return """
+                      <SSLHostConfig protocols="TLSv1.2+TLSv1.3">
+                        <Certificate certificateKeystoreFile="%s" certificateKeystorePassword="%s"
+                                     certificateKeystoreType="PKCS12" />
+                      </SSLHostConfig>
+                """.formatted(xmlAttribute(p.keystore().toAbsolutePath().toString()),
+                xmlAttribute(p.keystorePassword()));
+    }
+
+    private static String xmlAttribute(String value) {
+        return value.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;").replace(">", "&gt;");
     }
 
     /** connectionTimeout="20000" unless the extra attributes set it (an XML attribute may appear only once). */
