@@ -30,13 +30,14 @@ public record SelfSignedKeystore(Path file, String password) {
 
     /**
      * Runs {@code keytool -genkeypair} of the JDK at {@code javaHome} into {@code file} (replaced if it exists): RSA
-     * 2048, valid for 30 days, subject alternative names {@code IP:127.0.0.1} and {@code DNS:localhost}.
+     * 2048, valid for 30 days, subject alternative names {@code IP:127.0.0.1} and {@code DNS:localhost}, under the
+     * alias Tomcat's {@code <Certificate>} looks for by default ({@code tomcat}).
      */
     public static SelfSignedKeystore generate(Path javaHome, Path file, String password) throws IOException,
             InterruptedException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         Files.deleteIfExists(file);
-        List<String> command = List.of(javaHome.resolve("bin/keytool").toString(), "-genkeypair", "-alias", "server",
+        List<String> command = List.of(javaHome.resolve("bin/keytool").toString(), "-genkeypair", "-alias", "tomcat",
                 "-keyalg", "RSA", "-keysize", "2048", "-validity", "30", "-dname", "CN=localhost",
                 "-ext", "SAN=IP:127.0.0.1,DNS:localhost", "-storetype", "PKCS12", "-keystore", file.toString(),
                 "-storepass", password, "-keypass", password, "-noprompt");
