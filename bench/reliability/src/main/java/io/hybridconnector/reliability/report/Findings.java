@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  */
 public final class Findings {
 
-    /** One figure of one scenario. {@code verdict}: "ok", "worse", "differs", or "" when there is nothing to judge. */
+    /** One figure of one scenario. {@code verdict}: "ok", "worse", "differs", "fails on both", or "" when there is nothing to judge. */
     public record Row(String scenario, String metric, String stock, String ours, String verdict) {
     }
 
