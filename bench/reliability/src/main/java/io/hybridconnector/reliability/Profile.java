@@ -3,7 +3,7 @@ package io.hybridconnector.reliability;
 import java.time.Duration;
 
 /**
- * The sizes and durations of one run: {@code quick} fits in about 5 minutes on a 2-core machine, {@code full} is what
+ * The sizes and durations of one run: {@code quick} takes about 12 minutes on a 2-core machine, {@code full} is what
  * issue 16 asks for (10,000 idle connections, 2,000 slowloris connections, 200 slow readers, a 30-minute soak).
  * Immutable.
  *
