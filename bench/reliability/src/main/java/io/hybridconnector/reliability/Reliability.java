@@ -110,7 +110,8 @@ public final class Reliability {
                 + "| seconds per scenario (this invocation) | " + timing + "total " + (System.nanoTime() - started) / 1_000_000_000
                 + " s |\n"
                 + "\nVerdict: `ok` ours equal or better (within the slack named), `worse` ours worse, `differs` the two"
-                + " behave differently where they should not. Every figure comes from this run.\n";
+                + " behave differently where they should not, `fails on both` a criterion of issue 16 that neither"
+                + " meets. Every figure comes from this run.\n";
     }
 
     /** Every option takes a value but {@code --help}; the map is keyed by the name without its dashes. */

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -64,18 +65,33 @@ public final class ServerUnderTest implements AutoCloseable {
      */
     public static ServerUnderTest start(Lab lab, String name, String stockAttributes, String ourAttributes)
             throws IOException, InterruptedException {
-        return start(lab, name, stockAttributes, ourAttributes, Layout.LOOPBACK);
+        return start(lab, name, stockAttributes, ourAttributes, Layout.LOOPBACK, SideBySideTomcat.Protocols.HTTP_1_1);
     }
 
     /** As {@link #start(Lab, String, String, String)}, with the connectors and the Host as {@code layout} says. */
     public static ServerUnderTest start(Lab lab, String name, String stockAttributes, String ourAttributes,
             Layout layout) throws IOException, InterruptedException {
+        return start(lab, name, stockAttributes, ourAttributes, layout, SideBySideTomcat.Protocols.HTTP_1_1);
+    }
+
+    /**
+     * As {@link #start(Lab, String, String, String)}, each connector also speaking what {@code protocols} asks (h2c
+     * on the plain port, a TLS twin on a port of its own): both are then the side's, in {@link #ports} and in the
+     * per-connector figures of {@link #snapshot}.
+     */
+    public static ServerUnderTest start(Lab lab, String name, String stockAttributes, String ourAttributes,
+            SideBySideTomcat.Protocols protocols) throws IOException, InterruptedException {
+        return start(lab, name, stockAttributes, ourAttributes, Layout.LOOPBACK, protocols);
+    }
+
+    private static ServerUnderTest start(Lab lab, String name, String stockAttributes, String ourAttributes,
+            Layout layout, SideBySideTomcat.Protocols protocols) throws IOException, InterruptedException {
         int jmxPort = freePort();
         List<String> jvm = new ArrayList<>(BASE_JVM_OPTIONS);
         jvm.addAll(List.of(JmxClient.agentOptions(jmxPort).split(" ")));
         SideBySideTomcat.Config config = new SideBySideTomcat.Config(lab.catalinaHome(), lab.connectorJar(), lab.samplesWar(),
                 lab.runDir().resolve(name), Path.of(System.getProperty("java.home")), jvm, stockAttributes,
-                ourAttributes, Pinning.detect(false, 0, 1), layout.address(), layout.hostAttributes(),
+                ourAttributes, Pinning.detect(false, 0, 1), protocols, layout.address(), layout.hostAttributes(),
                 layout.hostElements());
         SideBySideTomcat tomcat = new SideBySideTomcat(config);
         tomcat.start("/samples/size?kb=0.1", Duration.ofSeconds(90));
@@ -90,6 +106,16 @@ public final class ServerUnderTest implements AutoCloseable {
         return new InetSocketAddress(address, port(side));
     }
 
+    /** The side's TLS twin, or -1 when the server was started without TLS. */
+    public int tlsPort(Side side) {
+        return side == Side.STOCK ? tomcat.stockTlsPort() : tomcat.ourTlsPort();
+    }
+
+    /** Every port of the side's connectors: the plain one, and the TLS twin when there is one. */
+    public List<Integer> ports(Side side) {
+        return tlsPort(side) < 0 ? List.of(port(side)) : List.of(port(side), tlsPort(side));
+    }
+
     public long pid() {
         return pid;
     }
@@ -98,15 +124,64 @@ public final class ServerUnderTest implements AutoCloseable {
         return tomcat;
     }
 
-    /** Resources now; {@code afterGc} runs two full GCs first so that heap and direct memory show what is live. */
+    /**
+     * Waits until no connector of the server holds a connection, at most {@code timeout}: the clients that checked
+     * the server (the readiness probe, a protocol check) are the JDK's HttpClient, which keeps idle connections until
+     * the server closes them; a baseline taken before that counts their fds.
+     *
+     * @return the connections still open when it returned, as {@link #connectionsByPort} (empty: idle)
+     */
+    public Map<String, Long> awaitNoConnections(Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Map<String, Long> open = connectionsByPort();
+            if (open.isEmpty() || System.nanoTime() > deadline) {
+                return open;
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    /**
+     * Client connections on each connector of the server that has any, keyed by side, kind and port (e.g. {@code ours
+     * TLS 41234}): when a count does not come back, which connector holds the rest. Tomcat's {@code connectionCount}
+     * less one: the acceptor counts the connection it is about to accept before it waits in {@code accept()} (stock and
+     * ours alike), so an idle connector shows 1.
+     */
+    public Map<String, Long> connectionsByPort() throws IOException {
+        Map<String, Long> open = new LinkedHashMap<>();
+        for (Side side : Side.values()) {
+            for (int port : ports(side)) {
+                long n = jmx.threadPool(port, "connectionCount") - 1;
+                if (n > 0) {
+                    open.put(side.label() + (port == tlsPort(side) ? " TLS " : " plain ") + port, n);
+                }
+            }
+        }
+        return open;
+    }
+
+    /**
+     * Resources now; {@code afterGc} runs two full GCs first so that heap and direct memory show what is live. The
+     * per-connector figures (threads naming the port, connections, write-behind) add up all of the side's {@link
+     * #ports}.
+     */
     public Snapshot snapshot(Side side, boolean afterGc) throws IOException {
         if (afterGc) {
             jmx.gc();
         }
-        int port = port(side);
-        return new Snapshot(count(Path.of("/proc", Long.toString(pid), "task")), jmx.threadsNaming(port),
+        int connectorThreads = 0;
+        long connections = 0;
+        long writeBehind = -1;
+        for (int port : ports(side)) {
+            connectorThreads += jmx.threadsNaming(port);
+            connections += jmx.threadPool(port, "connectionCount");
+            long w = jmx.ours(port, "WriteBehindBytesNow");
+            writeBehind = w < 0 ? writeBehind : Math.max(0, writeBehind) + w;
+        }
+        return new Snapshot(count(Path.of("/proc", Long.toString(pid), "task")), connectorThreads,
                 count(Path.of("/proc", Long.toString(pid), "fd")), rssKb(), jmx.heapUsed(), jmx.directBytes(),
-                jmx.threadPool(port, "connectionCount"), jmx.ours(port, "WriteBehindBytesNow"));
+                connections, writeBehind);
     }
 
     public long ourCounter(String attribute) throws IOException {

@@ -8,21 +8,35 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * Every figure the scenarios measured, stock NIO beside ours, and what each scenario wants to say in words; written
- * as {@code report.md} and {@code findings.csv}. Only measured values go in (each row is added by the scenario that
- * measured it). Used from the harness's main thread.
+ * Every figure the scenarios measured, stock NIO beside ours, what each scenario wants to say in words, and the charts
+ * it drew; written as {@code report.md} and {@code findings.csv}. Only measured values go in (each row is added by the
+ * scenario that measured it). Used from the harness's main thread.
  */
 public final class Findings {
 
-    /** One figure of one scenario. {@code verdict}: "ok", "worse", "differs", or "" when there is nothing to judge. */
+    /** One figure of one scenario. {@code verdict}: "ok", "worse", "differs", "fails on both", or "" when there is nothing to judge. */
     public record Row(String scenario, String metric, String stock, String ours, String verdict) {
     }
 
     private final List<Row> rows = new ArrayList<>();
     private final Map<String, List<String>> notes = new LinkedHashMap<>();
     private final Map<String, String> titles = new LinkedHashMap<>();
+    private final Map<String, List<String>> charts = new LinkedHashMap<>();
+
+    /**
+     * A markdown image whose target is a relative path: written beside the section, so {@code report.md} (one folder
+     * up) needs {@code sections/} in front.
+     */
+    private static final Pattern RELATIVE_IMAGE = Pattern.compile("!\\[([^\\]]*)\\]\\((?![a-zA-Z][a-zA-Z+.-]*:|/)([^)]+)\\)");
+
+    /** Where {@link #write} puts each section's markdown, and where a scenario puts the charts the section shows. */
+    public static Path sectionsDir(Path dir) {
+        return dir.resolve("sections");
+    }
 
     public void begin(String scenario, String title) {
         titles.put(scenario, title);
@@ -56,6 +70,14 @@ public final class Findings {
         notes.computeIfAbsent(scenario, k -> new ArrayList<>()).add(text);
     }
 
+    /**
+     * A chart of the scenario, shown after its notes: {@code file} is the PNG's name in {@link #sectionsDir}, where
+     * the scenario wrote it, so the link is relative and works wherever the results folder is committed.
+     */
+    public void chart(String scenario, String caption, String file) {
+        charts.computeIfAbsent(scenario, k -> new ArrayList<>()).add("![" + caption + "](" + file + ")");
+    }
+
     public List<Row> rows() {
         return List.copyOf(rows);
     }
@@ -77,7 +99,7 @@ public final class Findings {
      * in one report.
      */
     public void write(Path dir, String header, List<String> order) throws IOException {
-        Path sections = dir.resolve("sections");
+        Path sections = sectionsDir(dir);
         Files.createDirectories(sections);
         for (String scenario : titles.keySet()) {
             Files.writeString(sections.resolve(scenario + ".md"), section(scenario), StandardCharsets.UTF_8);
@@ -95,7 +117,7 @@ public final class Findings {
         for (String scenario : order) {
             Path section = sections.resolve(scenario + ".md");
             if (Files.exists(section)) {
-                md.append(Files.readString(section, StandardCharsets.UTF_8));
+                md.append(fromReportFolder(Files.readString(section, StandardCharsets.UTF_8)));
                 csv.append(Files.readString(sections.resolve(scenario + ".csv"), StandardCharsets.UTF_8));
             }
         }
@@ -116,7 +138,20 @@ public final class Findings {
         for (String n : notes.getOrDefault(scenario, List.of())) {
             md.append("\n").append(n).append('\n');
         }
+        for (String c : charts.getOrDefault(scenario, List.of())) {
+            md.append("\n").append(c).append('\n');
+        }
         return md.append('\n').toString();
+    }
+
+    /** A section's markdown as {@code report.md} shows it: relative image links point into {@code sections/}. */
+    static String fromReportFolder(String sectionMarkdown) {
+        Matcher m = RELATIVE_IMAGE.matcher(sectionMarkdown);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(sb, Matcher.quoteReplacement("![" + m.group(1) + "](sections/" + m.group(2) + ")"));
+        }
+        return m.appendTail(sb).toString();
     }
 
     private static String quote(String s) {

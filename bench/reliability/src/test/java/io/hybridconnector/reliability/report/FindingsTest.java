@@ -53,4 +53,20 @@ class FindingsTest {
         assertEquals(List.of("scenario,metric,stock,ours,verdict", "4-faults,\"fds, after - before\",0,0,ok",
                 "1-idle,threads,1,2,worse"), csv);
     }
+
+    @Test
+    void chartsAreLinkedBesideTheSectionAndFromTheReport() throws IOException {
+        Findings f = new Findings();
+        f.begin("7-soak", "soak");
+        f.add("7-soak", "fds", 1, 1, "ok");
+        f.chart("7-soak", "fds over time", "7-soak-fds.png");
+        f.note("7-soak", "see ![elsewhere](https://example.com/x.png) and ![root](/abs.png)");
+        f.write(dir, "# header\n", List.of("7-soak"));
+
+        String section = Files.readString(Findings.sectionsDir(dir).resolve("7-soak.md"));
+        assertTrue(section.contains("![fds over time](7-soak-fds.png)"), section);
+        String report = Files.readString(dir.resolve("report.md"));
+        assertTrue(report.contains("![fds over time](sections/7-soak-fds.png)"), report);
+        assertTrue(report.contains("![elsewhere](https://example.com/x.png) and ![root](/abs.png)"), report);
+    }
 }

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.knowm.xchart.AnnotationLine;
+import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -15,8 +17,9 @@ import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * The benchmarks' PNG charts, drawn with XChart (headless: no X server): the experiments' lines and bars, and the
- * RUBBoS sweep's lines. One class so that every figure is saved the same way. Stateless; any thread.
+ * The benchmarks' PNG charts, drawn with XChart (headless: no X server): the experiments' lines and bars, the RUBBoS
+ * sweep's lines and the reliability soak's time series. One class so that every figure is saved the same way.
+ * Stateless; any thread.
  */
 public final class Charts {
 
@@ -51,6 +54,39 @@ public final class Charts {
         if (any) {
             BitmapEncoder.saveBitmap(chart, strip(file), BitmapEncoder.BitmapFormat.PNG);
         }
+    }
+
+    /**
+     * A time series: lines with small markers against seconds, the y axis from 0 (a flat line must look flat, not
+     * zoomed into noise), and a vertical line with a label at each event (e.g. where the load stopped), so a reader
+     * sees which part of the run each stretch of line belongs to.
+     *
+     * @param series per series, x (seconds) and y arrays of equal length
+     * @param events label by x (seconds)
+     */
+    public static void timeSeries(Path file, String title, String yTitle, Map<String, double[][]> series,
+            Map<String, Double> events) throws IOException {
+        System.setProperty("java.awt.headless", "true");
+        XYChart chart = new XYChartBuilder().width(800).height(460).title(title).xAxisTitle("seconds since the start")
+                .yAxisTitle(yTitle).build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideSW);
+        chart.getStyler().setYAxisMin(0.0);
+        chart.getStyler().setMarkerSize(4);
+        double top = 0;
+        for (Map.Entry<String, double[][]> e : series.entrySet()) {
+            chart.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]).setMarker(SeriesMarkers.CIRCLE);
+            for (double y : e.getValue()[1]) {
+                top = Math.max(top, y);
+            }
+        }
+        // head room above the highest point for the events' labels
+        chart.getStyler().setYAxisMax(top > 0 ? top * 1.15 : 1.0);
+        for (Map.Entry<String, Double> event : events.entrySet()) {
+            chart.addAnnotation(new AnnotationLine(event.getValue(), true, false));
+            chart.addAnnotation(new AnnotationText(event.getKey(), event.getValue(), top > 0 ? top * 1.08 : 0.9,
+                    false));
+        }
+        BitmapEncoder.saveBitmap(chart, strip(file), BitmapEncoder.BitmapFormat.PNG);
     }
 
     /** Grouped bars: categories on x, one bar per series in each (NaN drawn as 0). */

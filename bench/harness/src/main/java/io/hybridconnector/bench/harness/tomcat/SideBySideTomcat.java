@@ -11,8 +11,9 @@ import io.hybridconnector.bench.harness.cpu.Pinning;
 
 /**
  * One Tomcat distribution with two connectors on two ports, stock NIO and ours, serving the samples WAR: the server of
- * the main job and of the reliability suite, launched by {@link CatalinaBase}. Used from one thread (the benchmark's
- * main thread).
+ * the main job and of the reliability suite, launched by {@link CatalinaBase}. On request ({@link Protocols}) each of
+ * the two also speaks HTTP/2 by h2c upgrade and has a TLS twin on a third and fourth port, so that a comparison covers
+ * those protocols with the same server.xml on both sides. Used from one thread (the benchmark's main thread).
  */
 public final class SideBySideTomcat implements AutoCloseable {
 
@@ -20,9 +21,9 @@ public final class SideBySideTomcat implements AutoCloseable {
     public static final String OUR_PROTOCOL = "io.hybridconnector.HybridHttp11Protocol";
 
     /**
-     * What to start. {@code extra*Attributes} are added verbatim to that Connector element.
+     * What to start. {@code extra*Attributes} are added verbatim to that Connector element (and to its TLS twin).
      *
-     * @param bindAddress    where both connectors listen: loopback for the benchmarks; the reliability suite's
+     * @param bindAddress    where the connectors listen: loopback for the benchmarks; the reliability suite's
      *                       clients in a network namespace cannot reach the host's loopback, so they get the host's
      *                       end of their veth pair
      * @param hostAttributes added verbatim to the Host element, e.g. {@code backgroundProcessorDelay="1"} so that a
@@ -31,13 +32,49 @@ public final class SideBySideTomcat implements AutoCloseable {
      */
     public record Config(Path catalinaHome, Path connectorJar, Path samplesWar, Path base, Path javaHome,
             List<String> jvmOptions, String extraStockAttributes, String extraOurAttributes, Pinning pinning,
-            String bindAddress, String hostAttributes, String hostElements) {
+            Protocols protocols, String bindAddress, String hostAttributes, String hostElements) {
 
-        /** The benchmarks' server: both connectors on loopback, nothing in the Host but the samples. */
+        /** Plain HTTP/1.1 only, on loopback, nothing in the Host but the samples: as the main job measures it. */
         public Config(Path catalinaHome, Path connectorJar, Path samplesWar, Path base, Path javaHome,
                 List<String> jvmOptions, String extraStockAttributes, String extraOurAttributes, Pinning pinning) {
             this(catalinaHome, connectorJar, samplesWar, base, javaHome, jvmOptions, extraStockAttributes,
-                    extraOurAttributes, pinning, "127.0.0.1", "", "");
+                    extraOurAttributes, pinning, Protocols.HTTP_1_1);
+        }
+
+        /** These protocols, on loopback, nothing in the Host but the samples. */
+        public Config(Path catalinaHome, Path connectorJar, Path samplesWar, Path base, Path javaHome,
+                List<String> jvmOptions, String extraStockAttributes, String extraOurAttributes, Pinning pinning,
+                Protocols protocols) {
+            this(catalinaHome, connectorJar, samplesWar, base, javaHome, jvmOptions, extraStockAttributes,
+                    extraOurAttributes, pinning, protocols, "127.0.0.1", "", "");
+        }
+
+        /** Plain HTTP/1.1 only, with this bind address and Host. */
+        public Config(Path catalinaHome, Path connectorJar, Path samplesWar, Path base, Path javaHome,
+                List<String> jvmOptions, String extraStockAttributes, String extraOurAttributes, Pinning pinning,
+                String bindAddress, String hostAttributes, String hostElements) {
+            this(catalinaHome, connectorJar, samplesWar, base, javaHome, jvmOptions, extraStockAttributes,
+                    extraOurAttributes, pinning, Protocols.HTTP_1_1, bindAddress, hostAttributes, hostElements);
+        }
+    }
+
+    /**
+     * What both connectors speak besides plain HTTP/1.1, identically on both sides. Tomcat's own configuration does it
+     * (ours extends {@code AbstractHttp11Protocol}, so the same nested elements apply): h2c is an {@code
+     * <UpgradeProtocol className="org.apache.coyote.http2.Http2Protocol"/>} inside each plain connector; TLS cannot
+     * share a port with plain HTTP, so it is a twin connector per side ({@code SSLEnabled="true"}, one {@code
+     * <SSLHostConfig>} with the keystore's certificate) with the same protocol class and attributes.
+     *
+     * @param h2c              HTTP/2 by upgrade on the plain ports
+     * @param keystore         a PKCS12 keystore holding the TLS certificate and its key; {@code null}: no TLS twins
+     * @param keystorePassword its password (store and key)
+     */
+    public record Protocols(boolean h2c, Path keystore, String keystorePassword) {
+
+        public static final Protocols HTTP_1_1 = new Protocols(false, null, null);
+
+        public boolean tls() {
+            return keystore != null;
         }
     }
 
@@ -45,6 +82,8 @@ public final class SideBySideTomcat implements AutoCloseable {
     private final int shutdownPort;
     private final int stockPort;
     private final int ourPort;
+    private final int stockTlsPort;
+    private final int ourTlsPort;
     private CatalinaBase tomcat;
 
     public SideBySideTomcat(Config config) throws IOException {
@@ -52,6 +91,8 @@ public final class SideBySideTomcat implements AutoCloseable {
         this.shutdownPort = CatalinaBase.freePort();
         this.stockPort = CatalinaBase.freePort();
         this.ourPort = CatalinaBase.freePort();
+        this.stockTlsPort = config.protocols().tls() ? CatalinaBase.freePort() : -1;
+        this.ourTlsPort = config.protocols().tls() ? CatalinaBase.freePort() : -1;
     }
 
     public int stockPort() {
@@ -60,6 +101,16 @@ public final class SideBySideTomcat implements AutoCloseable {
 
     public int ourPort() {
         return ourPort;
+    }
+
+    /** Stock's TLS twin, or -1 without {@link Protocols#tls}. */
+    public int stockTlsPort() {
+        return stockTlsPort;
+    }
+
+    /** Our TLS twin, or -1 without {@link Protocols#tls}. */
+    public int ourTlsPort() {
+        return ourTlsPort;
     }
 
     public long pid() {
@@ -103,6 +154,21 @@ public final class SideBySideTomcat implements AutoCloseable {
     }
 
     String serverXml() {
+        Protocols p = config.protocols();
+        String stockConnector = "maxKeepAliveRequests=\"-1\" acceptCount=\"1024\" "
+                + defaultTimeout(config.extraStockAttributes()) + " " + config.extraStockAttributes();
+        String ourConnector = "acceptCount=\"1024\" " + defaultTimeout(config.extraOurAttributes()) + " "
+                + config.extraOurAttributes();
+        String tlsTwins = !p.tls() ? "" : """
+                    <!-- TLS twins: the same protocol class and attributes as above, on ports of their own. -->
+                    <Connector port="%d" address="%s" protocol="%s" SSLEnabled="true" %s>
+                %s    </Connector>
+                    <Connector port="%d" address="%s" protocol="%s" SSLEnabled="true" %s>
+                %s    </Connector>
+                """.formatted(stockTlsPort, config.bindAddress(), STOCK_PROTOCOL, stockConnector, sslHostConfig(p),
+                ourTlsPort, config.bindAddress(), OUR_PROTOCOL, ourConnector, sslHostConfig(p));
+        String upgrade = p.h2c() ? "      <UpgradeProtocol className=\"org.apache.coyote.http2.Http2Protocol\" />\n"
+                : "";
         return """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <!-- Written by the benchmark harness: stock NIO and ours side by side, no access log (per-request file
@@ -113,21 +179,35 @@ public final class SideBySideTomcat implements AutoCloseable {
                   <Listener className="org.apache.catalina.core.ThreadLocalLeakPreventionListener" />
                   <Service name="Catalina">
                     <!-- Stock: the settings of shared/anchors/baseline-stock-connectors.md. -->
-                    <Connector port="%d" address="%s" protocol="%s" %s
-                               maxKeepAliveRequests="-1" acceptCount="1024" %s/>
-                    <Connector port="%d" address="%s" protocol="%s" %s
-                               acceptCount="1024" %s/>
-                    <Engine name="Catalina" defaultHost="localhost">
+                    <Connector port="%d" address="%s" protocol="%s" %s>
+                %s    </Connector>
+                    <Connector port="%d" address="%s" protocol="%s" %s>
+                %s    </Connector>
+                %s    <Engine name="Catalina" defaultHost="localhost">
                       <Host name="localhost" appBase="webapps" unpackWARs="true" autoDeploy="false" %s>
                         %s
                       </Host>
                     </Engine>
                   </Service>
                 </Server>
-                """.formatted(shutdownPort, stockPort, config.bindAddress(), STOCK_PROTOCOL,
-                defaultTimeout(config.extraStockAttributes()), config.extraStockAttributes(), ourPort,
-                config.bindAddress(), OUR_PROTOCOL, defaultTimeout(config.extraOurAttributes()),
-                config.extraOurAttributes(), config.hostAttributes(), config.hostElements());
+                """.formatted(shutdownPort, stockPort, config.bindAddress(), STOCK_PROTOCOL, stockConnector, upgrade,
+                ourPort, config.bindAddress(), OUR_PROTOCOL, ourConnector, upgrade, tlsTwins, config.hostAttributes(),
+                config.hostElements());
+    }
+
+    /** One host config (the default host, {@code _default_}) with the keystore's certificate, TLS 1.2 and 1.3. */
+    private static String sslHostConfig(Protocols p) {
+        return """
+                      <SSLHostConfig protocols="TLSv1.2+TLSv1.3">
+                        <Certificate certificateKeystoreFile="%s" certificateKeystorePassword="%s"
+                                     certificateKeystoreType="PKCS12" />
+                      </SSLHostConfig>
+                """.formatted(xmlAttribute(p.keystore().toAbsolutePath().toString()),
+                xmlAttribute(p.keystorePassword()));
+    }
+
+    private static String xmlAttribute(String value) {
+        return value.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;").replace(">", "&gt;");
     }
 
     /** connectionTimeout="20000" unless the extra attributes set it (an XML attribute may appear only once). */

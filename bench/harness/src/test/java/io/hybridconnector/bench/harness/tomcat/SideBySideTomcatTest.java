@@ -2,7 +2,8 @@ package io.hybridconnector.bench.harness.tomcat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.io.StringReader;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,57 +14,54 @@ import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
-import org.xml.sax.InputSource;
 
 import io.hybridconnector.bench.harness.cpu.Pinning;
 
-/** The server.xml both benchmarks and the reliability suite start: well-formed, and carrying what the caller asked. */
+/** The server.xml both sides share: well-formed, and the same nested elements on stock's connectors and ours. */
 class SideBySideTomcatTest {
 
-    private static final Path ANY = Path.of("unused");
-
-    @Test
-    void benchmarksGetBothConnectorsOnLoopbackAndAnEmptyHost() throws Exception {
-        Document xml = parse(new SideBySideTomcat(new SideBySideTomcat.Config(ANY, ANY, ANY, ANY, ANY, List.of(), "",
-                "", Pinning.detect(false, 0, 1))));
-        for (Element connector : elements(xml, "Connector")) {
-            assertEquals("127.0.0.1", connector.getAttribute("address"));
-            assertEquals("20000", connector.getAttribute("connectionTimeout"));
-        }
-        assertEquals(0, elements(xml, "Valve").size());
-    }
-
-    @Test
-    void aValveAndHostAttributesAndAnotherAddressGoWhereTheCallerSaid() throws Exception {
-        Document xml = parse(new SideBySideTomcat(new SideBySideTomcat.Config(ANY, ANY, ANY, ANY, ANY, List.of(),
-                "connectionTimeout=\"5000\"", "maxConnections=\"32\"", Pinning.detect(false, 0, 1), "10.231.0.1",
-                "backgroundProcessorDelay=\"1\"",
-                "<Valve className=\"org.apache.catalina.valves.StuckThreadDetectionValve\" threshold=\"2\"/>")));
-        List<Element> connectors = elements(xml, "Connector");
-        assertEquals(2, connectors.size());
-        for (Element connector : connectors) {
-            assertEquals("10.231.0.1", connector.getAttribute("address"));
-        }
-        assertEquals("5000", connectors.get(0).getAttribute("connectionTimeout"));
-        assertEquals("32", connectors.get(1).getAttribute("maxConnections"));
-        Element host = elements(xml, "Host").get(0);
-        assertEquals("1", host.getAttribute("backgroundProcessorDelay"));
-        Element valve = elements(xml, "Valve").get(0);
-        assertEquals(host, valve.getParentNode());
-        assertEquals("2", valve.getAttribute("threshold"));
-    }
-
-    private static Document parse(SideBySideTomcat tomcat) throws Exception {
+    private static Document serverXml(SideBySideTomcat.Protocols protocols) throws Exception {
+        SideBySideTomcat t = new SideBySideTomcat(new SideBySideTomcat.Config(Path.of("home"), Path.of("jar"),
+                Path.of("war"), Path.of("base"), Path.of("java"), List.of(), "", "socket.rxBufSize=\"8192\"",
+                Pinning.detect(false, 0, 1), protocols));
         return DocumentBuilderFactory.newInstance().newDocumentBuilder()
-                .parse(new InputSource(new StringReader(tomcat.serverXml())));
+                .parse(new ByteArrayInputStream(t.serverXml().getBytes(StandardCharsets.UTF_8)));
     }
 
-    private static List<Element> elements(Document xml, String name) {
-        NodeList nodes = xml.getElementsByTagName(name);
-        List<Element> list = new ArrayList<>();
-        for (int i = 0; i < nodes.getLength(); i++) {
-            list.add((Element) nodes.item(i));
+    /** Per connector: protocol class, SSLEnabled, and the names of its child elements. */
+    private static List<String> connectors(Document d) {
+        List<String> out = new ArrayList<>();
+        NodeList cs = d.getElementsByTagName("Connector");
+        for (int i = 0; i < cs.getLength(); i++) {
+            Element c = (Element) cs.item(i);
+            StringBuilder sb = new StringBuilder(c.getAttribute("protocol").replaceAll(".*\\.", ""))
+                    .append(" ssl=").append(c.getAttribute("SSLEnabled"));
+            NodeList children = c.getChildNodes();
+            for (int j = 0; j < children.getLength(); j++) {
+                if (children.item(j) instanceof Element e) {
+                    sb.append(' ').append(e.getTagName());
+                }
+            }
+            out.add(sb.toString());
         }
-        return list;
+        return out;
+    }
+
+    @Test
+    void plainHttp11IsTwoConnectorsWithoutChildren() throws Exception {
+        assertEquals(List.of("Http11NioProtocol ssl=", "HybridHttp11Protocol ssl="),
+                connectors(serverXml(SideBySideTomcat.Protocols.HTTP_1_1)));
+    }
+
+    @Test
+    void h2cAndTlsAreTheSameOnBothSides() throws Exception {
+        Document d = serverXml(new SideBySideTomcat.Protocols(true, Path.of("/run/a&b.p12"), "pw\"1"));
+        assertEquals(List.of("Http11NioProtocol ssl= UpgradeProtocol", "HybridHttp11Protocol ssl= UpgradeProtocol",
+                "Http11NioProtocol ssl=true SSLHostConfig", "HybridHttp11Protocol ssl=true SSLHostConfig"),
+                connectors(d));
+        Element certificate = (Element) d.getElementsByTagName("Certificate").item(1);
+        assertEquals("/run/a&b.p12", certificate.getAttribute("certificateKeystoreFile"));
+        assertEquals("pw\"1", certificate.getAttribute("certificateKeystorePassword"));
+        assertEquals("8192", ((Element) d.getElementsByTagName("Connector").item(3)).getAttribute("socket.rxBufSize"));
     }
 }
