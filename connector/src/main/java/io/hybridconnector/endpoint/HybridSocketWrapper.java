@@ -297,14 +297,21 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
 
     /** Closes the connection if it is still idle (eviction at maxConnections, graceful stop). Leader only. */
     void closeIfIdle() {
-        if (idle && lock.tryLock()) {
-            try {
-                if (idle) {
-                    close();
-                }
-            } finally {
-                lock.unlock();
+        if (!idle) {
+            return;
+        }
+        if (!lock.tryLock()) {
+            // The thread that made it idle still holds it (it woke the acceptor before letting go): without a new
+            // wake-up the acceptor would wait for its backstop (1 s) before it asked again.
+            endpoint.connectionIdle();
+            return;
+        }
+        try {
+            if (idle) {
+                close();
             }
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -3,8 +3,6 @@ package io.hybridconnector.loop;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.Pipe;
 import java.nio.channels.SelectionKey;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -69,31 +67,20 @@ final class LoopFixture implements AutoCloseable {
     }
 
     /** A pipe as a connection: a byte makes it ready; its run does the scripted work. */
-    final class Connection implements LoopChannel {
-        final String name;
-        final Pipe pipe = Pipe.open();
+    final class Connection extends PipeChannel {
         final Runnable work;
         final CountDownLatch ran = new CountDownLatch(1);
         final CountDownLatch done = new CountDownLatch(1);
         volatile long ranAt;
 
         Connection(String name, Runnable work) throws IOException {
-            this.name = name;
+            super(name);
             this.work = work;
-            pipe.source().configureBlocking(false);
-        }
-
-        void ready() throws IOException {
-            pipe.sink().write(ByteBuffer.wrap(new byte[] { 1 }));
         }
 
         @Override
         public boolean onReady(int readyOps) {
-            try {
-                pipe.source().read(ByteBuffer.allocate(16));
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
+            consume();
             ranAt = System.nanoTime();
             long seq = loop.beginRun(this);
             ran.countDown();
@@ -101,44 +88,6 @@ final class LoopFixture implements AutoCloseable {
             boolean leading = loop.endRun(seq);
             done.countDown();
             return leading;
-        }
-
-        @Override
-        public boolean checkTimeout(long nowMillis) {
-            return true;
-        }
-
-        @Override
-        public int servedRound() {
-            return 0;
-        }
-
-        @Override
-        public void servedRound(int round) {
-        }
-
-        @Override
-        public void suspendInterest() {
-        }
-
-        @Override
-        public boolean resumeIfFree() {
-            return true;
-        }
-
-        @Override
-        public void closeOnStop() {
-            try {
-                pipe.source().close();
-                pipe.sink().close();
-            } catch (IOException e) {
-                // closing anyway
-            }
-        }
-
-        @Override
-        public String describeRun() {
-            return name;
         }
     }
 }

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.Pipe;
 import java.nio.channels.SelectionKey;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -64,21 +62,17 @@ class ReadyOrderTest {
     }
 
     /** A pipe as a connection: each byte is a request whose run spins 6 ms. */
-    private static final class Served implements LoopChannel {
-        final String name;
+    private static final class Served extends PipeChannel {
         final EventLoop loop;
         final List<String> served;
-        final Pipe pipe = Pipe.open();
         final CountDownLatch done = new CountDownLatch(1);
         final CountDownLatch servedTwice = new CountDownLatch(2);
         volatile Runnable whenServed = () -> { };
-        int servedRound;
 
         Served(String name, EventLoop loop, List<String> served) throws IOException {
-            this.name = name;
+            super(name);
             this.loop = loop;
             this.served = served;
-            pipe.source().configureBlocking(false);
         }
 
         void register() throws InterruptedException {
@@ -97,7 +91,7 @@ class ReadyOrderTest {
 
         void send() {
             try {
-                pipe.sink().write(ByteBuffer.wrap(new byte[] { 1 }));
+                ready();
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
@@ -105,11 +99,7 @@ class ReadyOrderTest {
 
         @Override
         public boolean onReady(int readyOps) {
-            try {
-                pipe.source().read(ByteBuffer.allocate(16));
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
+            consume();
             long seq = loop.beginRun(this);
             served.add(name);
             Runnable then = whenServed;
@@ -120,40 +110,6 @@ class ReadyOrderTest {
             done.countDown();
             servedTwice.countDown();
             return leading;
-        }
-
-        @Override
-        public int servedRound() {
-            return servedRound;
-        }
-
-        @Override
-        public void servedRound(int round) {
-            servedRound = round;
-        }
-
-        @Override
-        public boolean checkTimeout(long nowMillis) {
-            return true;
-        }
-
-        @Override
-        public void suspendInterest() {
-        }
-
-        @Override
-        public boolean resumeIfFree() {
-            return true;
-        }
-
-        @Override
-        public void closeOnStop() {
-            try {
-                pipe.source().close();
-                pipe.sink().close();
-            } catch (IOException e) {
-                // closing anyway
-            }
         }
     }
 }

@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 import io.hybridconnector.bench.harness.cpu.Pinning;
 import io.hybridconnector.bench.harness.measure.ProcessUsage;
 import io.hybridconnector.bench.harness.tomcat.SideBySideTomcat;
+import io.hybridconnector.reliability.net.ProcessFds;
 import io.hybridconnector.reliability.net.TcpTable;
 
 /**
@@ -259,18 +260,10 @@ public final class ServerUnderTest implements AutoCloseable {
      */
     public Map<String, Integer> fdKinds() throws IOException {
         Map<String, Integer> kinds = new TreeMap<>();
-        try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
-            for (Path fd : (Iterable<Path>) fds::iterator) {
-                String link;
-                try {
-                    link = Files.readSymbolicLink(fd).toString();
-                } catch (IOException closedMeanwhile) {
-                    continue;
-                }
-                String kind = link.startsWith("socket:") ? "socket" : link.startsWith("pipe:") ? "pipe"
-                        : link.startsWith("/") ? "file" : link;
-                kinds.merge(kind, 1, Integer::sum);
-            }
+        for (String link : ProcessFds.links(pid)) {
+            String kind = link.startsWith("socket:") ? "socket" : link.startsWith("pipe:") ? "pipe"
+                    : link.startsWith("/") ? "file" : link;
+            kinds.merge(kind, 1, Integer::sum);
         }
         return kinds;
     }

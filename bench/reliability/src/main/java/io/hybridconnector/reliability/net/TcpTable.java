@@ -14,7 +14,6 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * The kernel's TCP sockets ({@code /proc/net/tcp} and {@code /proc/net/tcp6}), read to tell which of a vanished
@@ -83,17 +82,9 @@ public final class TcpTable {
     /** Inodes of the sockets among the fds of process {@code pid} (links {@code socket:[INODE]}). */
     public static Set<Long> socketInodes(long pid) throws IOException {
         Set<Long> inodes = new HashSet<>();
-        try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
-            for (Path fd : (Iterable<Path>) fds::iterator) {
-                String link;
-                try {
-                    link = Files.readSymbolicLink(fd).toString();
-                } catch (IOException closedMeanwhile) {
-                    continue;
-                }
-                if (link.startsWith("socket:[")) {
-                    inodes.add(Long.parseLong(link.substring(8, link.length() - 1)));
-                }
+        for (String link : ProcessFds.links(pid)) {
+            if (link.startsWith("socket:[")) {
+                inodes.add(Long.parseLong(link.substring(8, link.length() - 1)));
             }
         }
         return inodes;
