@@ -256,8 +256,9 @@ final class HungServlets {
                 + " error page while the interrupt is still set, and stock NIO's NioChannel refuses to write from an"
                 + " interrupted thread (\"The current thread was interrupted\", CLOSE_CONNECTION_NOW at FINE level);"
                 + " ours writes the 503. The trickled upload: stock's blocking read carries on through the valve's"
-                + " interrupts (one a second); ours ends the request's wait for the socket on the interrupt and closes"
-                + " the connection without a response. Threads: ok when ours is back to its start"
+                + " interrupts (one a second), and so does ours since commit a056c44 (before, ours ended the request's"
+                + " wait for the socket on the interrupt and closed the connection without a response). Threads: ok"
+                + " when ours is back to its start"
                 + " or grew no more than stock, or when none of ours runs a request and ours has no more than stock:"
                 + " a thread ours started for a hand-off stays parked 60 s, with its socket waiter's selector (an"
                 + " epoll and an eventfd fd, allowed per added thread in the fds verdict).";
