@@ -100,7 +100,7 @@ abstract class ConnectionIo extends TomcatSocketWrapper implements LoopChannel {
     Thread processingThread;
 
     /** The loop's round in which it last served this connection. Leader only. */
-    private int servedRound;
+    private long servedRound;
     /** Lock: interest registered by the handler during the current run, applied when the run ends. */
     int requestedOps;
     /**
@@ -368,12 +368,12 @@ abstract class ConnectionIo extends TomcatSocketWrapper implements LoopChannel {
     }
 
     @Override
-    public int servedRound() {
+    public long servedRound() {
         return servedRound;
     }
 
     @Override
-    public void servedRound(int round) {
+    public void servedRound(long round) {
         servedRound = round;
     }
 

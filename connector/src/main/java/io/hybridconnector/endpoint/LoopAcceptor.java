@@ -87,12 +87,12 @@ final class LoopAcceptor implements LoopChannel {
     }
 
     @Override
-    public int servedRound() {
+    public long servedRound() {
         return 0; // new connections first: their clients wait longest of all
     }
 
     @Override
-    public void servedRound(int round) {
+    public void servedRound(long round) {
     }
 
     @Override

@@ -101,8 +101,8 @@ public final class EventLoop {
     private long readySinceNanos;
     private long lastSelectEndNanos;
     private final LoopWaitHistogram waits = new LoopWaitHistogram();
-    /** Selects so far, numbering the rounds that connections were served in. Leader only. */
-    private int round;
+    /** Selects so far, numbering the rounds that connections were served in (a long: never wraps). Leader only. */
+    private long round;
     private final ReadyOrder readyOrder = new ReadyOrder();
 
     /** Work a loop runs on its leader. */

@@ -41,10 +41,10 @@ public interface LoopChannel {
      * The loop's round in which this connection was last served ({@code 0}: never), for {@link ReadyOrder}: under
      * backlog the loop serves the least recently served first.
      */
-    int servedRound();
+    long servedRound();
 
     /** Notes the round in which the loop serves this connection now. Leader only. */
-    void servedRound(int round);
+    void servedRound(long round);
 
     /** @return what this connection is running, for a log line: e.g. {@code "GET /report?year=2026"} */
     default String describeRun() {

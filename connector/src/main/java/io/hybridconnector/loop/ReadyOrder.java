@@ -19,7 +19,7 @@ import java.util.Comparator;
  * requests above 350 ms on ours and none on stock, and ours' p99 was 1.3-1.8x stock's with the same p50.
  * <p>
  * Only a batch that followed a long round is sorted (the round's length is measured anyway around the select), so the
- * fast path pays nothing but the one {@code int} each connection carries. The sort is stable: connections served in
+ * fast path pays nothing but the one {@code long} each connection carries (never wrapping). The sort is stable: connections served in
  * the same round keep the order the selector gave. Leader only; not thread-safe.
  */
 final class ReadyOrder {
@@ -27,7 +27,7 @@ final class ReadyOrder {
     /** A round at least this long (select to select) backs up enough for the order to matter. */
     static final long BACKED_UP_ROUND_NANOS = 10_000_000;
 
-    private static final Comparator<SelectionKey> LEAST_RECENTLY_SERVED = (a, b) -> Integer.compare(
+    private static final Comparator<SelectionKey> LEAST_RECENTLY_SERVED = (a, b) -> Long.compare(
             ((LoopChannel) a.attachment()).servedRound(), ((LoopChannel) b.attachment()).servedRound());
 
     private SelectionKey[] batch = new SelectionKey[64];

@@ -12,7 +12,7 @@ abstract class PipeChannel implements LoopChannel {
 
     final String name;
     final Pipe pipe = Pipe.open();
-    private int servedRound;
+    private long servedRound;
 
     PipeChannel(String name) throws IOException {
         this.name = name;
@@ -34,12 +34,12 @@ abstract class PipeChannel implements LoopChannel {
     }
 
     @Override
-    public int servedRound() {
+    public long servedRound() {
         return servedRound;
     }
 
     @Override
-    public void servedRound(int round) {
+    public void servedRound(long round) {
         servedRound = round;
     }
 
