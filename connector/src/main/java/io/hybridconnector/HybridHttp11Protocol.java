@@ -272,6 +272,11 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
         return counters().getDeferredTasks();
     }
 
+    /** @return read/write buffer pairs kept for the next requests; unused ones are freed after 30 s */
+    public int getPooledSocketBuffers() {
+        return endpoint().getPooledSocketBuffers();
+    }
+
     /** @return the connector's threads: loop leaders, requests that blocked, and parked threads */
     public int getEndpointThreadCount() {
         return endpoint().getCurrentThreadCount();

@@ -22,7 +22,6 @@ import io.netty.buffer.ByteBufAllocator;
 
 import org.apache.juli.logging.Log;
 import org.apache.juli.logging.LogFactory;
-import org.apache.tomcat.util.collections.SynchronizedStack;
 import org.apache.tomcat.util.net.AbstractEndpoint;
 import org.apache.tomcat.util.net.Acceptor;
 import org.apache.tomcat.util.net.SSLHostConfig;
@@ -67,7 +66,8 @@ public class HybridEndpoint extends ListeningEndpoint {
      */
     private StallDetector outputWatcher;
     private final LoopCounters counters = new LoopCounters();
-    private final SynchronizedStack<SocketBufferHandler> bufferPool = new SynchronizedStack<>();
+    /** Read and write buffers of connections between requests; made at each start, bounded as configured. */
+    private volatile SocketBufferPool bufferPool = new SocketBufferPool(0, SocketBufferPool.DEFAULT_IDLE_MILLIS);
 
     private final WriteCounters writeCounters = new WriteCounters();
     private final RequestClassifier classifier = new RequestClassifier(CLASSIFIER_CAPACITY);
@@ -205,10 +205,15 @@ public class HybridEndpoint extends ListeningEndpoint {
         if (writeBehindAllocator == null) {
             writeBehindAllocator = WriteBehindMemory.newAllocator(n);
         }
+        SocketBufferPool buffers = new SocketBufferPool(SocketBufferPool.capacity(socketProperties.getBufferPool(),
+                socketProperties.getBufferPoolSize(), socketProperties.getActualBufferPool(0)),
+                SocketBufferPool.idleMillis());
+        bufferPool = buffers;
         EventLoop[] created = new EventLoop[n];
         for (int i = 0; i < n; i++) {
             created[i] = new EventLoop(i, pool, counters, detector);
         }
+        created[0].setHousekeeping(() -> buffers.sweepIfDue(System.nanoTime()));
         loops = created;
         useAsTomcatExecutor(pool);
         internalExecutor = true;
@@ -501,7 +506,7 @@ public class HybridEndpoint extends ListeningEndpoint {
     }
 
     SocketBufferHandler takeBuffers() {
-        SocketBufferHandler buffers = bufferPool.pop();
+        SocketBufferHandler buffers = bufferPool.take();
         if (buffers == null) {
             buffers = new SocketBufferHandler(socketProperties.getAppReadBufSize(),
                     socketProperties.getAppWriteBufSize(), socketProperties.getDirectBuffer());
@@ -515,7 +520,12 @@ public class HybridEndpoint extends ListeningEndpoint {
             return;
         }
         buffers.reset();
-        bufferPool.push(buffers);
+        bufferPool.give(buffers);
+    }
+
+    /** @return the read/write buffer pairs pooled for the next requests (each 8 KB + 64 KB by default) */
+    public int getPooledSocketBuffers() {
+        return bufferPool.size();
     }
 
     void connectionClosed(HybridSocketWrapper wrapper) {

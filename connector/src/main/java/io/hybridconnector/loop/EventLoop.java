@@ -66,6 +66,9 @@ public final class EventLoop {
     /** {@code false} without a stall detector (research thread models): the leader keeps its loop whatever it waits for. */
     private final boolean handOffs;
 
+    /** The endpoint's periodic chores (trimming its pools), run with each timeout sweep; set before the loop runs. */
+    private Runnable housekeeping = () -> { };
+
     /** Keys reported ready and not yet handled. Leader only; a new leader continues where the old one stopped. */
     private final ArrayDeque<SelectionKey> ready = new ArrayDeque<>();
     private final Consumer<SelectionKey> readyCollector = ready::addLast;
@@ -206,6 +209,7 @@ public final class EventLoop {
                     if (!sweepTimeouts(now)) {
                         return;
                     }
+                    housekeeping.run();
                 }
                 retryContended();
                 select(now);
@@ -371,6 +375,14 @@ public final class EventLoop {
                 contended.addLast(channel);
             }
         }
+    }
+
+    /**
+     * Gives the leader a chore to run once a second, with the timeout sweep: a loop always has a leader, and wakes
+     * for the sweep even when idle, so no thread of its own is needed for it. Call before the loop starts.
+     */
+    public void setHousekeeping(Runnable chore) {
+        housekeeping = chore;
     }
 
     private boolean sweepTimeouts(long now) {

@@ -90,7 +90,7 @@ public final class WriteBehindBuffer {
             return 0;
         }
         if (buf == null) {
-            buf = allocator.directBuffer(Math.max(n, 4096), limit);
+            buf = allocator.directBuffer(Math.min(limit, Math.max(n, WriteBehindMemory.MIN_BUFFER)), limit);
         } else if (buf.maxWritableBytes() < n) {
             buf.discardReadBytes();
         }
