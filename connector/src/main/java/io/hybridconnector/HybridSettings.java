@@ -111,8 +111,8 @@ final class HybridSettings {
         } else if (m.equalsIgnoreCase("acceptor")) {
             endpoint.setAcceptOnLoops(false);
         } else {
-            reject("acceptMode=\"" + mode + "\": accepted values are acceptor (default: a dedicated acceptor " +
-                    "thread hands connections to the loops), loops (each loop accepts)");
+            reject("acceptMode=\"" + mode + "\": accepted values are loops (default: each loop accepts), acceptor " +
+                    "(Tomcat's acceptor thread hands connections to the loops)");
         }
     }
 

@@ -38,7 +38,7 @@ class AcceptModeTest {
     /** The same 50 connections through Tomcat's acceptor thread: each one is a task for its loop. */
     @Test
     void acceptorThreadHandsEachConnectionToALoop() throws Exception {
-        try (TestServer server = new TestServer(HYBRID)) {
+        try (TestServer server = new TestServer(HYBRID, "acceptMode", "acceptor")) {
             server.hybrid().resetCounters();
             for (int i = 0; i < 50; i++) {
                 try (Socket s = server.connect()) {
@@ -68,6 +68,49 @@ class AcceptModeTest {
             }
             assertTrue(closed, "the least-recently-used connection was not closed");
             assertEquals(200, TestServer.get(b, "/size?kb=0.1").status());
+        }
+    }
+
+    /**
+     * At {@code maxConnections} with every connection inside a request (nothing idle to close), a new client waits in
+     * the backlog and is served once a place frees, as on stock NIO, in either accept mode. The loops refused it before
+     * (closed it at once): a client that stock NIO would have served after a wait got no answer.
+     */
+    @Test
+    void atTheLimitWithNothingIdleANewClientWaitsAsOnStock() throws Exception {
+        String[][] servers = { { "org.apache.coyote.http11.Http11NioProtocol" }, { HYBRID, "acceptMode", "acceptor" },
+                { HYBRID, "acceptMode", "loops" } };
+        for (String[] spec : servers) {
+            String[] attributes = java.util.Arrays.copyOfRange(spec, 1, spec.length);
+            List<String> limit = new ArrayList<>(List.of(attributes));
+            limit.addAll(List.of("maxConnections", "2"));
+            try (TestServer server = new TestServer(spec[0], limit.toArray(new String[0]));
+                    Socket b = server.connect()) {
+                Socket a = server.connect();
+                TestServer.sendGet(a, "/block?ms=1000");
+                TestServer.sendGet(b, "/block?ms=1000");
+                Thread.sleep(200); // both inside their requests
+                long start = System.nanoTime();
+                try (Socket c = server.connect()) {
+                    c.setSoTimeout(5000);
+                    TestServer.sendGet(c, "/size?kb=0.1");
+                    assertEquals(200, TestServer.readResponse(a.getInputStream()).status());
+                    assertEquals(200, TestServer.readResponse(b.getInputStream()).status());
+                    a.close(); // a place frees (ours frees one already as a and b go idle: it closes the idlest)
+                    TestServer.Response r;
+                    try {
+                        r = TestServer.readResponse(c.getInputStream());
+                    } catch (java.io.IOException e) {
+                        throw new AssertionError("the client held at the limit was dropped on " + String.join(" ", spec)
+                                + ": " + e, e);
+                    }
+                    long ms = (System.nanoTime() - start) / 1_000_000;
+                    assertEquals(200, r.status(), String.join(" ", spec));
+                    assertTrue(ms >= 500, "served after " + ms + " ms, before a place was free, on " + String.join(" ", spec));
+                } finally {
+                    a.close();
+                }
+            }
         }
     }
 
@@ -110,7 +153,7 @@ class AcceptModeTest {
     void gracefulCloseOfTheListeningSocketWorksInEveryAcceptMode() throws Exception {
         // bindOnInit="false", as Spring Boot sets it: Tomcat closes the listening socket gracefully only then.
         String[][] servers = { { "org.apache.coyote.http11.Http11NioProtocol", "bindOnInit", "false" },
-                { HYBRID, "bindOnInit", "false" }, { HYBRID, "bindOnInit", "false", "acceptMode", "loops" } };
+                { HYBRID, "bindOnInit", "false", "acceptMode", "acceptor" }, { HYBRID, "bindOnInit", "false" } };
         for (String[] spec : servers) {
             String[] attributes = java.util.Arrays.copyOfRange(spec, 1, spec.length);
             try (TestServer server = new TestServer(spec[0], attributes); Socket open = server.connect()) {

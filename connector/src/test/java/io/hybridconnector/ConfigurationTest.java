@@ -85,7 +85,7 @@ class ConfigurationTest {
             "useInheritedChannel, true, port",
             "writeStrategy, fast, 'hybrid (default), direct, spin'",
             "threadModel, bio, 'hybrid (default), reactor, single, sync'",
-            "acceptMode, poller, 'acceptor (default'",
+            "acceptMode, poller, 'loops (default'",
             "timeSlicing, on, 'off (default'",
             "writeBehindLimit, 100, 8192 to 67108864",
             "threads, 0, positive",

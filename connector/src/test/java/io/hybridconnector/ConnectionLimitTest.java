@@ -97,7 +97,8 @@ class ConnectionLimitTest {
      */
     @Test
     void aClientWaitsWithoutPollingUntilAConnectionGoesIdle() throws Exception {
-        try (TestServer server = new TestServer(HybridHttp11Protocol.class.getName(), "maxConnections", "2");
+        try (TestServer server = new TestServer(HybridHttp11Protocol.class.getName(), "maxConnections", "2",
+                "acceptMode", "acceptor");
                 Socket a = server.connect(); Socket b = server.connect()) {
             assertEquals(200, TestServer.get(a, "/size?kb=0.1").status());
             assertEquals(200, TestServer.get(b, "/size?kb=0.1").status());

@@ -37,6 +37,8 @@ final class Admission {
      * selector). Written by the acceptor, read by any thread.
      */
     private volatile boolean waiting;
+    /** Loops stopped accepting at {@code maxConnections} ({@code acceptMode="loops"}); any thread reads it. */
+    private volatile boolean loopsHolding;
     /** Serialises the loops' admissions ({@code acceptMode="loops"}): the count and the limit checked together. */
     private final Object loopAdmission = new Object();
 
@@ -105,8 +107,12 @@ final class Admission {
     }
 
     /**
-     * A loop accepted a client: admits it under {@code maxConnections}, closing the loop's own least-recently-used
-     * idle connection at the limit (inline), refusing the client when there is none. Leader only.
+     * A loop accepted a client: admits it under {@code maxConnections}. At the limit, makes room by closing the
+     * least-recently-used idle connection: the loop's own at once, or another loop's by that loop, whose close wakes
+     * the holding loop again. With no idle connection anywhere the client is not admitted: the loop holds it and stops
+     * accepting, and the clients behind it wait in the listening socket's backlog, as they wait on stock NIO, until a
+     * connection closes or goes idle ({@link #connectionClosed}, {@link #connectionIdle}) or the loop's
+     * once-a-second backstop tries again. Leader only.
      *
      * @return whether the client is admitted (and counted)
      */
@@ -115,10 +121,13 @@ final class Admission {
             HybridSocketWrapper lru = leastRecentlyUsedIdle(loop);
             if (lru != null) {
                 lru.closeIfIdle();
+            } else {
+                evictLeastRecentlyUsedIdle();
             }
         }
         synchronized (loopAdmission) {
             if (atLimit()) {
+                loopsHolding = true;
                 return false;
             }
             try {
@@ -131,17 +140,24 @@ final class Admission {
         }
     }
 
-    /** A connection went idle (between requests, nothing behind): wakes the acceptor if it holds a client. */
+    /** A connection went idle (between requests, nothing behind): wakes whoever holds a client at the limit. */
     void connectionIdle() {
+        wakeHolders();
+    }
+
+    /** A connection closed: a place is free (once the close counts down) for a client held at the limit. */
+    void connectionClosed() {
+        wakeHolders();
+    }
+
+    /** Two volatile reads unless someone holds a client at {@code maxConnections}. Any thread. */
+    private void wakeHolders() {
         if (waiting) {
             selector.wakeup();
         }
-    }
-
-    /** A connection closed: a place is free (once the close counts down) for the client the acceptor holds. */
-    void connectionClosed() {
-        if (waiting) {
-            selector.wakeup();
+        if (loopsHolding) {
+            loopsHolding = false;
+            endpoint.resumeLoopAccepting();
         }
     }
 

@@ -33,8 +33,12 @@ public abstract class EndpointSettings extends AbstractEndpoint<SocketChannel,So
     boolean timeSlicingEnabled;
     ThreadModel threadModel = ThreadModel.HYBRID;
     WriteStrategy writeStrategy = WriteStrategy.HYBRID;
-    /** {@code acceptMode="loops"}: each loop accepts on the shared listening socket; no acceptor thread. */
-    boolean acceptOnLoops;
+    /**
+     * {@code acceptMode="loops"} (default): each loop accepts on the shared listening socket; no acceptor thread. A new
+     * connection costs no queue, no wake-up and no thread switch: 0.78x stock NIO's CPU per connection instead of 1.0x
+     * with Tomcat's acceptor thread, one core (README, issue 14).
+     */
+    boolean acceptOnLoops = true;
     String unixDomainSocketPath;
     String unixDomainSocketPathPermissions;
     String unixDomainSocketParentPermissions;
@@ -83,7 +87,7 @@ public abstract class EndpointSettings extends AbstractEndpoint<SocketChannel,So
         this.threadModel = threadModel;
     }
 
-    /** @return {@code acceptor} (Tomcat's acceptor thread, default) or {@code loops} */
+    /** @return {@code loops} (default) or {@code acceptor} (Tomcat's acceptor thread) */
     public String getAcceptMode() {
         return acceptOnLoops ? "loops" : "acceptor";
     }

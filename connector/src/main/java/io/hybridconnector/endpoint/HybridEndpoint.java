@@ -136,11 +136,8 @@ public class HybridEndpoint extends ListeningEndpoint {
      * connection at the limit, refusing the client when there is none) and register it with the same loop, inline.
      * Leader only.
      */
+    /** A loop accepted a client on a place it reserved ({@link Admission#reserveOnLoop}). Leader only. */
     void acceptOnLoop(SocketChannel socket, EventLoop loop) {
-        if (!admission.admitOnLoop(loop)) {
-            destroySocketUncounted(socket);
-            return;
-        }
         HybridSocketWrapper wrapper = wrap(socket, loop);
         if (wrapper != null) {
             scheduler.open(wrapper, true);
@@ -157,6 +154,15 @@ public class HybridEndpoint extends ListeningEndpoint {
     public void resume() {
         super.resume();
         setLoopsAccepting(true);
+    }
+
+    @Override
+    void resumeLoopAccepting() {
+        LoopAcceptor[] las = loopAcceptors;
+        for (int i = 0; i < las.length; i++) {
+            LoopAcceptor la = las[i];
+            loops[i].submit(la::resumeIfHolding);
+        }
     }
 
     private void setLoopsAccepting(boolean accepting) {

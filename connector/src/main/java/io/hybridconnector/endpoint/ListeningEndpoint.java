@@ -83,6 +83,9 @@ abstract class ListeningEndpoint extends EndpointSettings {
         admission.connectionIdle(); // one volatile read, unless the acceptor waits at maxConnections
     }
 
+    /** Loops that stopped accepting at {@code maxConnections} look again: a place may be free. Any thread. */
+    abstract void resumeLoopAccepting();
+
     /** Counts a connection admitted by a loop, below the limit: Tomcat's count, which returns at once there. */
     void countUpBelowLimit() throws InterruptedException {
         super.countUpOrAwaitConnection();

@@ -23,13 +23,27 @@ final class LoopAcceptor implements LoopChannel {
 
     private static final Log log = LogFactory.getLog(LoopAcceptor.class);
 
-    /** Clients accepted per readiness event before the loop turns to its other connections. */
-    private static final int ACCEPTS_PER_EVENT = 64;
+    /**
+     * Clients accepted per readiness event before the loop turns to its other connections. Few, so that a burst of
+     * clients spreads over the loops the kernel woke instead of landing on the first one to wake.
+     */
+    private static final int ACCEPTS_PER_EVENT = 4;
 
     private final HybridEndpoint endpoint;
     private final EventLoop loop;
     private final ServerSocketChannel server;
     private SelectionKey key;
+    /**
+     * Not accepting for now: at {@code maxConnections} with no idle connection to close, or after a failed accept (out
+     * of descriptors: the listening socket stays ready, and accepting again at once would spin). The loop looks again
+     * when a connection closes or goes idle ({@link #resumeIfHolding}), and at its next timeout sweep in any case,
+     * within a second: the back-off Tomcat's acceptor takes after a failure. Leader only.
+     */
+    private boolean holding;
+    /** A client accepted at {@code maxConnections} with nothing idle to close: admitted when a place frees. */
+    private SocketChannel held;
+    /** The failure that started a streak of failed accepts was logged; the rest of the streak is not. */
+    private boolean failureLogged;
 
     LoopAcceptor(HybridEndpoint endpoint, EventLoop loop, ServerSocketChannel server) {
         this.endpoint = endpoint;
@@ -57,6 +71,9 @@ final class LoopAcceptor implements LoopChannel {
 
     @Override
     public boolean onReady(int readyOps) {
+        if (held != null && !admitHeld()) {
+            return hold();
+        }
         for (int i = 0; i < ACCEPTS_PER_EVENT; i++) {
             if (endpoint.isPaused()) {
                 return setAccepting(false);
@@ -65,20 +82,60 @@ final class LoopAcceptor implements LoopChannel {
             try {
                 socket = server.accept();
             } catch (IOException e) {
-                log.debug("Accept failed on loop " + loop.getId(), e);
-                return true;
+                if (!failureLogged) {
+                    failureLogged = true;
+                    log.error("Loop " + loop.getId() + " failed to accept a connection; it tries again within a "
+                            + "second", e);
+                }
+                return hold();
             }
             if (socket == null) {
                 return true; // another loop took it, or the backlog is empty
+            }
+            failureLogged = false;
+            if (!endpoint.admission.admitOnLoop(loop)) {
+                held = socket;
+                return hold();
             }
             endpoint.acceptOnLoop(socket, loop);
         }
         return true;
     }
 
+    /** @return whether the held client got its place (and is registered now) */
+    private boolean admitHeld() {
+        if (!endpoint.admission.admitOnLoop(loop)) {
+            return false;
+        }
+        SocketChannel socket = held;
+        held = null;
+        endpoint.acceptOnLoop(socket, loop);
+        return true;
+    }
+
+    private boolean hold() {
+        holding = true;
+        return setAccepting(false);
+    }
+
+    /** A place may be free again, or the back-off is over: accepts again unless paused. Leader only (a loop task). */
+    boolean resumeIfHolding() {
+        if (holding) {
+            if (held != null && !admitHeld()) {
+                return true; // still no place: the next close, idle connection or sweep tries again
+            }
+            holding = false;
+            if (!endpoint.isPaused()) {
+                setAccepting(true);
+            }
+        }
+        return true;
+    }
+
+    /** The backstop: a loop holding clients looks again once a second even if nothing woke it. */
     @Override
     public boolean checkTimeout(long nowMillis) {
-        return true;
+        return resumeIfHolding();
     }
 
     @Override
@@ -104,6 +161,10 @@ final class LoopAcceptor implements LoopChannel {
     public void closeOnStop() {
         if (key != null) {
             key.cancel();
+        }
+        if (held != null) {
+            ListeningEndpoint.destroySocketUncounted(held);
+            held = null;
         }
     }
 }
