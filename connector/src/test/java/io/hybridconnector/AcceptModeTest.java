@@ -35,6 +35,35 @@ class AcceptModeTest {
         }
     }
 
+    /**
+     * A burst of clients spreads over the loops however the kernel handed them out (to the loop that woke first): 200
+     * connections opened at once end within a few of an even split, as Tomcat's acceptor thread spreads them.
+     */
+    @Test
+    void aBurstOfClientsSpreadsOverTheLoops() throws Exception {
+        try (TestServer server = new TestServer(HYBRID, "loops", "2")) {
+            List<Socket> clients = new ArrayList<>();
+            try {
+                for (int i = 0; i < 200; i++) {
+                    clients.add(server.connect());
+                }
+                for (Socket s : clients) {
+                    assertEquals(200, TestServer.get(s, "/size?kb=0.1").status());
+                }
+                String[] perLoop = server.hybrid().stats().getLoopConnections().split(" ");
+                assertEquals(2, perLoop.length);
+                int a = Integer.parseInt(perLoop[0]);
+                int b = Integer.parseInt(perLoop[1]);
+                assertEquals(200, a + b);
+                assertTrue(Math.abs(a - b) <= 20, "connections per loop: " + a + " and " + b);
+            } finally {
+                for (Socket s : clients) {
+                    s.close();
+                }
+            }
+        }
+    }
+
     /** The same 50 connections through Tomcat's acceptor thread: each one is a task for its loop. */
     @Test
     void acceptorThreadHandsEachConnectionToALoop() throws Exception {

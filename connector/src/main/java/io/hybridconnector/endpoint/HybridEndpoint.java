@@ -136,12 +136,36 @@ public class HybridEndpoint extends ListeningEndpoint {
      * connection at the limit, refusing the client when there is none) and register it with the same loop, inline.
      * Leader only.
      */
-    /** A loop accepted a client on a place it reserved ({@link Admission#reserveOnLoop}). Leader only. */
+    /**
+     * A loop accepted and admitted a client: it keeps it, unless another loop has clearly fewer connections (the
+     * kernel gave a burst of clients to the loop that woke first), which then gets it as a task. Leader only.
+     */
     void acceptOnLoop(SocketChannel socket, EventLoop loop) {
-        HybridSocketWrapper wrapper = wrap(socket, loop);
+        EventLoop target = lessLoadedThan(loop);
+        HybridSocketWrapper wrapper = wrap(socket, target);
         if (wrapper != null) {
-            scheduler.open(wrapper, true);
+            scheduler.open(wrapper, target == loop);
         }
+    }
+
+    /**
+     * @return {@code loop}, or the loop with the fewest connections if {@code loop} has more than that by over a
+     *         sixteenth plus four: a spread the accept-time choice corrects, small enough differences not to cost a
+     *         hand-off (under connection churn the counts stay close and every loop keeps what it accepts)
+     */
+    private EventLoop lessLoadedThan(EventLoop loop) {
+        EventLoop[] ls = loops;
+        int own = loop.getConnectionCount();
+        EventLoop best = loop;
+        int fewest = own;
+        for (EventLoop candidate : ls) {
+            int n = candidate.getConnectionCount();
+            if (n < fewest) {
+                fewest = n;
+                best = candidate;
+            }
+        }
+        return own - fewest > 4 + own / 16 ? best : loop;
     }
 
     @Override
@@ -445,6 +469,7 @@ public class HybridEndpoint extends ListeningEndpoint {
                 socketProperties.setProperties(socket.socket()); // TCP options; none apply to a Unix socket
             }
             wrapper = new HybridSocketWrapper(socket, this, loop);
+            loop.assigned(); // from here on every failure closes the wrapper, which counts it off the loop again
             wrapper.setReadTimeout(getConnectionTimeout());
             wrapper.setWriteTimeout(getConnectionTimeout());
             wrapper.setKeepAliveLeft(getMaxKeepAliveRequests());

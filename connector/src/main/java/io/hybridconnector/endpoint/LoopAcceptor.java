@@ -54,7 +54,7 @@ final class LoopAcceptor implements LoopChannel {
     /** Registers for {@code OP_ACCEPT}. Leader only (run as a loop task). */
     boolean register() {
         try {
-            key = loop.registerListener(server, SelectionKey.OP_ACCEPT, this);
+            key = loop.register(server, SelectionKey.OP_ACCEPT, this);
         } catch (IOException | RuntimeException e) {
             log.error("Loop " + loop.getId() + " could not watch the listening socket", e);
         }

@@ -320,6 +320,15 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     }
 
     @Override
+    public String getLoopConnections() {
+        StringBuilder b = new StringBuilder();
+        for (EventLoop loop : endpoint.eventLoops()) {
+            b.append(b.length() == 0 ? "" : " ").append(loop.getConnectionCount());
+        }
+        return b.toString();
+    }
+
+    @Override
     public void resetCounters() {
         requestsAtReset = global == null ? 0 : global.getRequestCount();
         loops().reset();

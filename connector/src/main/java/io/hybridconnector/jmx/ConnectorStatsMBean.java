@@ -94,5 +94,8 @@ public interface ConnectorStatsMBean {
     int getConnectionsNow();
     int getIdleConnectionsNow();
 
+    /** Connections registered with each event loop, e.g. {@code "262 263"}: how evenly accepting spread them. */
+    String getLoopConnections();
+
     void resetCounters();
 }

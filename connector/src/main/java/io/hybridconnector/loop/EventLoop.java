@@ -145,23 +145,22 @@ public final class EventLoop {
     }
 
     /**
-     * Registers a channel with this loop's selector. Leader only (call it from a {@link #submit submitted} task).
+     * Registers a channel with this loop's selector: a connection ({@link #assigned} counted it already) or the
+     * listening socket. Leader only (call it from a {@link #submit submitted} task).
      */
     public SelectionKey register(SelectableChannel channel, int ops, LoopChannel attachment) throws IOException {
-        SelectionKey key = channel.register(selector, ops, attachment);
-        connectionCount.incrementAndGet();
-        return key;
-    }
-
-    /**
-     * Registers a listening socket (loops that accept for themselves); not counted as a connection. Leader only.
-     */
-    public SelectionKey registerListener(SelectableChannel channel, int ops, LoopChannel attachment)
-            throws IOException {
         return channel.register(selector, ops, attachment);
     }
 
-    /** Called once when a registered connection closes. Any thread. */
+    /**
+     * A connection was given to this loop: counted at once, before its registration runs, so that the next choice of
+     * a loop (the acceptor's least-loaded loop, a loop's balance check) sees it. Any thread.
+     */
+    public void assigned() {
+        connectionCount.incrementAndGet();
+    }
+
+    /** Called once when a connection given to this loop ({@link #assigned}) closes. Any thread. */
     public void deregistered() {
         connectionCount.decrementAndGet();
     }

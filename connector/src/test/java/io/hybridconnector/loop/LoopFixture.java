@@ -32,6 +32,7 @@ final class LoopFixture implements AutoCloseable {
         CountDownLatch registered = new CountDownLatch(1);
         loop.submit(() -> {
             try {
+                loop.assigned();
                 loop.register(c.pipe.source(), SelectionKey.OP_READ, c);
             } catch (IOException e) {
                 throw new IllegalStateException(e);

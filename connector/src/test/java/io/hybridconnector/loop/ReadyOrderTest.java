@@ -79,6 +79,7 @@ class ReadyOrderTest {
             CountDownLatch registered = new CountDownLatch(1);
             loop.submit(() -> {
                 try {
+                    loop.assigned();
                     loop.register(pipe.source(), SelectionKey.OP_READ, this);
                 } catch (IOException e) {
                     throw new IllegalStateException(e);
