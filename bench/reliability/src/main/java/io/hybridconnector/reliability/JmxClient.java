@@ -69,6 +69,23 @@ final class JmxClient implements AutoCloseable {
         return n;
     }
 
+    /**
+     * Whether the connector on {@code port} accepts on Tomcat's acceptor thread ({@code <name>-Acceptor}; stock NIO, and
+     * ours with {@code acceptMode="acceptor"}), which counts the connection it is about to accept before it waits in
+     * {@code accept()}; loops that accept for themselves count only connections they accepted.
+     */
+    boolean hasAcceptorThread(int port) throws IOException {
+        ThreadMXBean threads = ManagementFactory.newPlatformMXBeanProxy(mbeans, ManagementFactory.THREAD_MXBEAN_NAME,
+                ThreadMXBean.class);
+        String needle = "-" + port + "-";
+        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info != null && info.getThreadName().contains(needle) && info.getThreadName().endsWith("Acceptor")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** An attribute of Tomcat's {@code ThreadPool} bean of the connector on {@code port}, or -1 if it has none. */
     long threadPool(int port, String attribute) throws IOException {
         Object value = attributeOfFirst("Catalina:type=ThreadPool,name=\"*-" + port + "\"", attribute);

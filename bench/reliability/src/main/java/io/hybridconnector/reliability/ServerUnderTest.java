@@ -145,15 +145,13 @@ public final class ServerUnderTest implements AutoCloseable {
 
     /**
      * Client connections on each connector of the server that has any, keyed by side, kind and port (e.g. {@code ours
-     * TLS 41234}): when a count does not come back, which connector holds the rest. Tomcat's {@code connectionCount}
-     * less one: the acceptor counts the connection it is about to accept before it waits in {@code accept()} (stock and
-     * ours alike), so an idle connector shows 1.
+     * TLS 41234}): when a count does not come back, which connector holds the rest ({@link #clientConnections}).
      */
     public Map<String, Long> connectionsByPort() throws IOException {
         Map<String, Long> open = new LinkedHashMap<>();
         for (Side side : Side.values()) {
             for (int port : ports(side)) {
-                long n = jmx.threadPool(port, "connectionCount") - 1;
+                long n = clientConnections(port);
                 if (n > 0) {
                     open.put(side.label() + (port == tlsPort(side) ? " TLS " : " plain ") + port, n);
                 }
@@ -167,6 +165,15 @@ public final class ServerUnderTest implements AutoCloseable {
      * per-connector figures (threads naming the port, connections, write-behind) add up all of the side's {@link
      * #ports}.
      */
+    /**
+     * Tomcat's {@code connectionCount} of the connector on {@code port}, less the one an acceptor thread counts before
+     * each {@code accept()} (stock NIO; ours only with {@code acceptMode="acceptor"}): the clients' connections.
+     */
+    private long clientConnections(int port) throws IOException {
+        long n = jmx.threadPool(port, "connectionCount");
+        return n > 0 && jmx.hasAcceptorThread(port) ? n - 1 : n;
+    }
+
     public Snapshot snapshot(Side side, boolean afterGc) throws IOException {
         if (afterGc) {
             jmx.gc();
@@ -176,7 +183,7 @@ public final class ServerUnderTest implements AutoCloseable {
         long writeBehind = -1;
         for (int port : ports(side)) {
             connectorThreads += jmx.threadsNaming(port);
-            connections += jmx.threadPool(port, "connectionCount");
+            connections += clientConnections(port);
             long w = jmx.ours(port, "WriteBehindBytesNow");
             writeBehind = w < 0 ? writeBehind : Math.max(0, writeBehind) + w;
         }

@@ -9,7 +9,8 @@ package io.hybridconnector.reliability;
  * @param rssKb            resident set ({@code VmRSS})
  * @param heapBytes        heap in use (after a full GC when the snapshot asked for one)
  * @param directBytes      direct ByteBuffers the JDK accounts for
- * @param connections      Tomcat's connection count of the connector ({@code ThreadPool.connectionCount})
+ * @param connections      the clients' connections: Tomcat's {@code ThreadPool.connectionCount} less an acceptor thread's count
+ *                         of the client it is about to accept
  * @param writeBehindBytes our write-behind memory in use ({@code WriteBehindBytesNow}); -1 on stock
  */
 public record Snapshot(int threads, int connectorThreads, int fds, long rssKb, long heapBytes, long directBytes,

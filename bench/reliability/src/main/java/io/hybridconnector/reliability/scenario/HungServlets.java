@@ -228,7 +228,7 @@ final class HungServlets {
         f.addSame(name, r + "normal clients meanwhile: errors", s.normal.errorsText(), o.normal.errorsText());
         f.addLowerIsBetter(name, r + "server CPU while quiet afterwards (% of a core, " + QUIET_MS / 1000 + " s)",
                 s.quietCpuPercent, o.quietCpuPercent, 5);
-        f.add(name, r + "connections before -> after (Tomcat's count)", s.before.connections() + " -> "
+        f.add(name, r + "connections before -> after (client connections)", s.before.connections() + " -> "
                 + s.after.connections(), o.before.connections() + " -> " + o.after.connections(),
                 FaultVerdicts.leftBehind(s.before.connections(), s.after.connections(), o.before.connections(),
                         o.after.connections()));

@@ -130,7 +130,7 @@ public final class SlowReadersScenario implements Scenario {
         f.addSame(NAME, "stalled readers (" + (n - n / 2) + ") cut by the server before 10 MB", s.stalledCut,
                 o.stalledCut);
         f.addSame(NAME, "stalled readers that got all 10 MB anyway", s.stalledComplete, o.stalledComplete);
-        f.addLowerIsBetter(NAME, "connections after (Tomcat's count)", s.after.connections(), o.after.connections(),
+        f.addLowerIsBetter(NAME, "connections after (client connections)", s.after.connections(), o.after.connections(),
                 0);
         f.addLowerIsBetter(NAME, "connector threads after", s.after.connectorThreads(), o.after.connectorThreads(), 0);
         f.note(NAME, "`/samples/fixed?kb=10240` (a 10 MB body made once); client receive buffers 16 KB; slow readers"

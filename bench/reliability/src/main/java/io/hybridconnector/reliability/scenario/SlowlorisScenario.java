@@ -109,7 +109,7 @@ public final class SlowlorisScenario implements Scenario {
                 o.headersCut, o.headersCut >= s.headersCut ? "ok" : "worse");
         f.add(NAME, "body tricklers cut after " + (TIMEOUT_MS / 1000 + 3) + " s of silence", s.bodiesCut,
                 o.bodiesCut, o.bodiesCut >= s.bodiesCut ? "ok" : "worse");
-        f.addLowerIsBetter(NAME, "connections after (Tomcat's count)", s.after.connections(), o.after.connections(),
+        f.addLowerIsBetter(NAME, "connections after (client connections)", s.after.connections(), o.after.connections(),
                 0);
         f.note(NAME, n / 2 + " connections send `GET ... X-Slow: ` and then one byte a second, " + (n - n / 2)
                 + " send a POST announcing 100,000 bytes to `/samples/upload` (which reads its body) and then one"

@@ -295,8 +295,8 @@ public final class SoakScenario implements Scenario {
                 + " connection; its HTTPS connections end with a `Connection: close` request, the load generator"
                 + " closes its own) and Tomcat's idle worker timeout (60 s)."
                 + " RSS has no criterion (it keeps the pages of the 1 GB heap that the JVM once touched). Client"
-                + " connections are Tomcat's `connectionCount` less the one its acceptor counts before each"
-                + " `accept()`.");
+                + " connections are Tomcat's `connectionCount` less the one an acceptor thread counts before each"
+                + " `accept()` (stock's; ours' loops accept for themselves and count only what they accepted).");
         for (Map.Entry<Resource, String> c : charts.entrySet()) {
             f.chart(NAME, c.getKey().label() + ", stock NIO and ours", c.getValue());
         }

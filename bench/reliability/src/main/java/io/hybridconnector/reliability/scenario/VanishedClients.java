@@ -280,7 +280,7 @@ final class VanishedClients {
         String when = " before -> right after -> after the watch -> end";
         f.add(name, r + "its connections the server holds" + when, chain(s, Reading::fromClient),
                 chain(o, Reading::fromClient), o.end.fromClient() == 0 ? "ok" : "worse");
-        f.add(name, r + "connections (Tomcat's count)" + when, chain(s, x -> x.snapshot().connections()),
+        f.add(name, r + "connections (client connections)" + when, chain(s, x -> x.snapshot().connections()),
                 chain(o, x -> x.snapshot().connections()), FaultVerdicts.leftBehind(s.before.snapshot().connections(),
                         s.end.snapshot().connections(), o.before.snapshot().connections(),
                         o.end.snapshot().connections()));

@@ -24,9 +24,9 @@ class ConnectorSettingsTest {
         try (RunningApp app = RunningApp.start(ConnectorKind.HYBRID, "--server.tomcat.hybrid.threads=33",
                 "--server.tomcat.hybrid.loops=1", "--server.tomcat.hybrid.blocked-hand-off-millis=7",
                 "--server.tomcat.hybrid.time-slicing=auto", "--server.tomcat.hybrid.loop-warn-millis=-1",
-                "--server.tomcat.hybrid.accept-mode=loops", "--server.tomcat.hybrid.write-strategy=direct",
+                "--server.tomcat.hybrid.accept-mode=acceptor", "--server.tomcat.hybrid.write-strategy=direct",
                 "--server.tomcat.hybrid.write-behind-limit=65536", "--server.tomcat.hybrid.use-async-io=false",
-                // acceptMode=loops breaks a graceful stop today (GracefulShutdownTest): stop at once.
+                // Stop at once: the graceful stop has a test of its own (GracefulShutdownTest).
                 "--server.shutdown=immediate")) {
             HybridHttp11Protocol p = (HybridHttp11Protocol) app.protocol();
             assertEquals(33, p.getThreads());
@@ -34,7 +34,7 @@ class ConnectorSettingsTest {
             assertEquals(7, p.getBlockedHandOffMillis());
             assertEquals("auto", p.getTimeSlicing());
             assertEquals(-1, p.getLoopWarnMillis());
-            assertEquals("loops", p.getAcceptMode());
+            assertEquals("acceptor", p.getAcceptMode()); // not the default (loops): the property set it
             assertEquals("direct", p.getWriteStrategy());
             assertEquals(65536, p.getWriteBehindLimit());
             assertEquals(false, p.getUseAsyncIO());

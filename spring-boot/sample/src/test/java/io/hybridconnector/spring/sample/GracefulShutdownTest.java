@@ -27,14 +27,16 @@ class GracefulShutdownTest {
     }
 
     /**
-     * Found by this test: with {@code acceptMode=loops} there was no Tomcat acceptor, and Tomcat's final
-     * {@code AbstractEndpoint.closeServerSocketGraceful} (which Boot's graceful shutdown calls) threw a
-     * NullPointerException on {@code acceptor.stopMillis} (new connections were still accepted during the grace
-     * period) and Boot waited its full 30 s shutdown phase. The endpoint now gives it an acceptor that never runs.
+     * The test above runs ours with the loops accepting (the default). Found by it: there was no Tomcat acceptor then,
+     * and Tomcat's final {@code AbstractEndpoint.closeServerSocketGraceful} (which Boot's graceful shutdown calls)
+     * threw a NullPointerException on {@code acceptor.stopMillis} (new connections were still accepted during the grace
+     * period) and Boot waited its full 30 s shutdown phase. The endpoint now gives it an acceptor that never runs. Here
+     * the other accept mode, Tomcat's acceptor thread.
      */
     @org.junit.jupiter.api.Test
-    void closingCompletesTheRequestInFlightWhenLoopsAccept() throws Exception {
-        closeWithARequestInFlight(RunningApp.start(ConnectorKind.HYBRID, "--server.tomcat.hybrid.accept-mode=loops"));
+    void closingCompletesTheRequestInFlightWhenTheAcceptorThreadAccepts() throws Exception {
+        closeWithARequestInFlight(RunningApp.start(ConnectorKind.HYBRID,
+                "--server.tomcat.hybrid.accept-mode=acceptor"));
     }
 
     private static void closeWithARequestInFlight(RunningApp app) throws Exception {

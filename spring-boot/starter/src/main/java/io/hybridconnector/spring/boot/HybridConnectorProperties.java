@@ -45,7 +45,7 @@ public class HybridConnectorProperties {
      */
     private Long loopWarnMillis;
 
-    /** Who accepts connections. Default: acceptor. */
+    /** Who accepts connections. Default: loops. */
     private AcceptMode acceptMode;
 
     /** Research variants of the threading (the papers' servers). Default: hybrid. */
