@@ -46,6 +46,7 @@ class AcceptFailureTest {
                 + System.getProperty("java.class.path") + "' '" + Child.class.getName() + "' " + protocol;
         Process child = new ProcessBuilder("bash", "-c", command).redirectErrorStream(true).start();
         List<Socket> clients = new ArrayList<>();
+        Path base = null;
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
                     StandardCharsets.UTF_8));
@@ -54,7 +55,9 @@ class AcceptFailureTest {
             String line;
             while ((line = out.readLine()) != null) {
                 log.append(line).append('\n');
-                if (line.startsWith("PORT ")) {
+                if (line.startsWith("BASE ")) {
+                    base = Path.of(line.substring(5).trim());
+                } else if (line.startsWith("PORT ")) {
                     port = Integer.parseInt(line.substring(5).trim());
                     break;
                 }
@@ -125,6 +128,9 @@ class AcceptFailureTest {
             if (!child.waitFor(10, TimeUnit.SECONDS)) {
                 child.destroyForcibly().waitFor();
             }
+            if (base != null) {
+                TempDirs.deleteRecursively(base); // the child is gone, whatever ended it
+            }
         }
     }
 
@@ -134,11 +140,12 @@ class AcceptFailureTest {
         return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime + stime, clock ticks
     }
 
-    /** The child JVM: one server with the given protocol; prints its port, runs until killed. */
+    /** The child JVM: one server with the given protocol; prints its port, runs until terminated. */
     static final class Child {
 
         public static void main(String[] args) throws Exception {
             TestServer server = new TestServer(args[0], java.util.Arrays.copyOfRange(args, 1, args.length));
+            System.out.println("BASE " + server.baseDir()); // removed by the parent once this JVM is gone
             System.out.println("PORT " + server.port);
             System.out.flush();
             Thread.sleep(Long.MAX_VALUE);

@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -92,6 +93,11 @@ final class TestServer implements AutoCloseable {
     private static void add(Context ctx, String name, HttpServlet servlet, String path) {
         Tomcat.addServlet(ctx, name, servlet);
         ctx.addServletMappingDecoded(path, name);
+    }
+
+    /** @return the server's base directory (a temporary one, removed by {@link #close}) */
+    Path baseDir() {
+        return baseDir.toPath();
     }
 
     HybridHttp11Protocol hybrid() {
