@@ -431,7 +431,7 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
             socketBufferHandler = NO_BUFFERS;
             idle = !bytesBehind;
             if (idle) {
-                endpoint.connectionIdle(); // one volatile read, unless the acceptor waits at maxConnections
+                endpoint.connectionIdle(); // two volatile reads, unless a client is held at maxConnections
             }
             if (tls != null) {
                 tls.releaseBuffers(); // those that hold nothing: an idle TLS connection holds no buffers either

@@ -78,9 +78,9 @@ abstract class ListeningEndpoint extends EndpointSettings {
         super.countUpOrAwaitConnection();
     }
 
-    /** A connection went idle (between requests, nothing behind): wakes the acceptor if it holds a client. */
+    /** A connection went idle (between requests, nothing behind): wakes whoever holds a client at the limit. */
     void connectionIdle() {
-        admission.connectionIdle(); // one volatile read, unless the acceptor waits at maxConnections
+        admission.connectionIdle(); // two volatile reads, unless a client is held at maxConnections
     }
 
     /** Loops that stopped accepting at {@code maxConnections} look again: a place may be free. Any thread. */
