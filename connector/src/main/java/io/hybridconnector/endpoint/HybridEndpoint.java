@@ -132,11 +132,6 @@ public class HybridEndpoint extends ListeningEndpoint {
     }
 
     /**
-     * A loop accepted a client: admit it under {@code maxConnections} (closing the loop's least-recently-used idle
-     * connection at the limit, refusing the client when there is none) and register it with the same loop, inline.
-     * Leader only.
-     */
-    /**
      * A loop accepted and admitted a client: it keeps it, unless another loop has clearly fewer connections (the
      * kernel gave a burst of clients to the loop that woke first), which then gets it as a task. Leader only.
      */
@@ -154,18 +149,9 @@ public class HybridEndpoint extends ListeningEndpoint {
      *         hand-off (under connection churn the counts stay close and every loop keeps what it accepts)
      */
     private EventLoop lessLoadedThan(EventLoop loop) {
-        EventLoop[] ls = loops;
+        EventLoop best = fewestConnections(loop.getId());
         int own = loop.getConnectionCount();
-        EventLoop best = loop;
-        int fewest = own;
-        for (EventLoop candidate : ls) {
-            int n = candidate.getConnectionCount();
-            if (n < fewest) {
-                fewest = n;
-                best = candidate;
-            }
-        }
-        return own - fewest > 4 + own / 16 ? best : loop;
+        return own - best.getConnectionCount() > 4 + own / 16 ? best : loop;
     }
 
     @Override
@@ -182,18 +168,19 @@ public class HybridEndpoint extends ListeningEndpoint {
 
     @Override
     void resumeLoopAccepting() {
-        LoopAcceptor[] las = loopAcceptors;
-        for (int i = 0; i < las.length; i++) {
-            LoopAcceptor la = las[i];
-            loops[i].submit(la::resumeIfHolding);
-        }
+        onEachLoopAcceptor(LoopAcceptor::resumeIfHolding);
     }
 
     private void setLoopsAccepting(boolean accepting) {
+        onEachLoopAcceptor(la -> la.setAccepting(accepting));
+    }
+
+    /** Runs {@code task} on each loop's acceptor, as a task of that loop (none under {@code acceptMode="acceptor"}). */
+    private void onEachLoopAcceptor(java.util.function.Predicate<LoopAcceptor> task) {
         LoopAcceptor[] las = loopAcceptors;
         for (int i = 0; i < las.length; i++) {
             LoopAcceptor la = las[i];
-            loops[i].submit(() -> la.setAccepting(accepting));
+            loops[i].submit(() -> task.test(la));
         }
     }
 
@@ -489,15 +476,21 @@ public class HybridEndpoint extends ListeningEndpoint {
 
     /** The loop with the fewest connections; ties go round-robin. Acceptor thread only. */
     private EventLoop leastLoadedLoop() {
+        EventLoop best = fewestConnections(nextLoop);
+        nextLoop = (nextLoop + 1) % loops.length;
+        return best;
+    }
+
+    /** @return the loop with the fewest connections; of equals, the first from loop {@code from} on. Any thread. */
+    private EventLoop fewestConnections(int from) {
         EventLoop[] ls = loops;
         EventLoop best = null;
         for (int i = 0; i < ls.length; i++) {
-            EventLoop candidate = ls[(nextLoop + i) % ls.length];
+            EventLoop candidate = ls[(from + i) % ls.length];
             if (best == null || candidate.getConnectionCount() < best.getConnectionCount()) {
                 best = candidate;
             }
         }
-        nextLoop = (nextLoop + 1) % ls.length;
         return best;
     }
 
