@@ -108,8 +108,9 @@ final class Admission {
 
     /**
      * A loop accepted a client: admits it under {@code maxConnections}. At the limit, makes room by closing the
-     * least-recently-used idle connection: the loop's own at once, or another loop's by that loop, whose close wakes
-     * the holding loop again. With no idle connection anywhere the client is not admitted: the loop holds it and stops
+     * least-recently-used idle connection of any loop, as the acceptor thread does: at once if it is this loop's, or by
+     * its own loop, whose close wakes the holding loop again (this loop's own idlest closed instead before, so which
+     * connection went depended on which loop the client reached). With no idle connection anywhere the client is not admitted: the loop holds it and stops
      * accepting, and the clients behind it wait in the listening socket's backlog, as they wait on stock NIO, until a
      * connection closes or goes idle ({@link #connectionClosed}, {@link #connectionIdle}) or the loop's
      * once-a-second backstop tries again. Leader only.
@@ -118,11 +119,11 @@ final class Admission {
      */
     boolean admitOnLoop(EventLoop loop) {
         if (atLimit()) {
-            HybridSocketWrapper lru = leastRecentlyUsedIdle(loop);
-            if (lru != null) {
+            HybridSocketWrapper lru = leastRecentlyUsedIdle();
+            if (lru != null && lru.loop() == loop) {
                 lru.closeIfIdle();
-            } else {
-                evictLeastRecentlyUsedIdle();
+            } else if (lru != null) {
+                evict(lru);
             }
         }
         synchronized (loopAdmission) {
@@ -192,26 +193,30 @@ final class Admission {
 
     /** Asks the least-recently-used idle connection's loop to close it, if it is still idle then. Acceptor only. */
     private void evictLeastRecentlyUsedIdle() {
-        HybridSocketWrapper victim = leastRecentlyUsedIdle(null);
+        HybridSocketWrapper victim = leastRecentlyUsedIdle();
         if (victim != null) {
-            victim.loop().submit(() -> {
-                victim.closeIfIdle();
-                return true;
-            });
+            evict(victim);
         }
     }
 
+    /** Asks the victim's loop to close it, if it is still idle then. Any thread. */
+    private static void evict(HybridSocketWrapper victim) {
+        victim.loop().submit(() -> {
+            victim.closeIfIdle();
+            return true;
+        });
+    }
+
     /**
-     * The one LRU scan (the acceptor's and the loops' were two near-identical copies before issue 18).
+     * The one LRU scan (the acceptor's and the loops' were two near-identical copies before issue 18), over every loop.
      *
-     * @param onLoop only this loop's connections; {@code null}: any loop's
      * @return the idle connection read from longest ago, or {@code null}
      */
-    private HybridSocketWrapper leastRecentlyUsedIdle(EventLoop onLoop) {
+    private HybridSocketWrapper leastRecentlyUsedIdle() {
         HybridSocketWrapper lru = null;
         for (SocketWrapperBase<SocketChannel> w : endpoint.liveConnections()) {
             HybridSocketWrapper hw = (HybridSocketWrapper) w;
-            if ((onLoop == null || hw.loop() == onLoop) && hw.isIdle() && !hw.isClosed() &&
+            if (hw.isIdle() && !hw.isClosed() &&
                     (lru == null || hw.getLastRead() < lru.getLastRead())) {
                 lru = hw;
             }
