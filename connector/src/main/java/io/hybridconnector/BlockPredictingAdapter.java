@@ -59,10 +59,13 @@ final class BlockPredictingAdapter implements Adapter {
                 loop.handOffBeforeRunning();
                 long budget = loop.handOffBudgetNanos();
                 long computed = known.computedNanos();
-                boolean inLane = computed > 0 && lane.enter(computed);
+                boolean computes = computed > 0;
+                boolean inLane = computes && lane.enter(computed);
+                LoopThread.computingRequest(computes);
                 try {
                     servicePredicted(known, budget, req, res);
                 } finally {
+                    LoopThread.computingRequest(false);
                     if (inLane) {
                         lane.leave();
                     }

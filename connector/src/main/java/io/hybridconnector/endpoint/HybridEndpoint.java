@@ -10,6 +10,7 @@ import io.hybridconnector.loop.LoopCounters;
 import io.hybridconnector.loop.LoopThreadPool;
 import io.hybridconnector.loop.HandOffPolicy;
 import io.hybridconnector.loop.StallDetector;
+import io.hybridconnector.loop.PreemptionPacer;
 import io.hybridconnector.loop.TimeSlicing;
 import io.hybridconnector.schedule.Scheduler;
 import io.hybridconnector.classify.RequestClassifier;
@@ -239,7 +240,7 @@ public class HybridEndpoint extends ListeningEndpoint {
         timeSlicing = new TimeSlicing(pool, counters, detector != null && timeSlicingEnabled, n);
         scheduler = threadModel.newScheduler(pool, timeSlicing, counters, hasTaskExecutor());
         if (detector != null) {
-            detector.start(created, timeSlicing, getName() + "-stall-detector");
+            detector.start(created, timeSlicing, new PreemptionPacer(pool, counters), getName() + "-stall-detector");
             outputWatcher = detector;
         } else {
             outputWatcher = new StallDetector(new HandOffPolicy(blockedHandOffMillis), -1);

@@ -125,6 +125,11 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     }
 
     @Override
+    public long getPacedLooks() {
+        return loops().getPacedLooks();
+    }
+
+    @Override
     public int getComputeLanes() {
         return computeLane.size();
     }

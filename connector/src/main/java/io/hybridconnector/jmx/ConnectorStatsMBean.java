@@ -31,6 +31,11 @@ public interface ConnectorStatsMBean {
     long getTimeSlicingSwitchedOn();
     /** Ready connections served on a pool thread because requests computed beside the loops. */
     long getTimeSlicedRuns();
+    /**
+     * Stall detector looks made a millisecond apart (instead of one budget) because a request computed off the loops:
+     * each is a point where the kernel may give a preempted loop its CPU back before the next timer tick.
+     */
+    long getPacedLooks();
 
     /** Requests known to compute that may run at once (two per CPU), so that the loops keep a third of each CPU. */
     int getComputeLanes();

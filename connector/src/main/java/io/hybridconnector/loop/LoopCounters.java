@@ -28,6 +28,8 @@ public final class LoopCounters {
     final LongAdder timeSlicingOn = new LongAdder();
     /** Ready connections a loop gave to a pool thread because {@link TimeSlicing} was on. */
     final LongAdder timeSlicedRuns = new LongAdder();
+    /** Stall detector looks made a millisecond apart because a request computed off the loops ({@link PreemptionPacer}). */
+    final LongAdder pacedLooks = new LongAdder();
     /** Ready connections served on the operator's executor because their previous request left its loop. */
     final LongAdder executorRuns = new LongAdder();
 
@@ -106,6 +108,10 @@ public final class LoopCounters {
         return timeSlicingOn.sum();
     }
 
+    public long getPacedLooks() {
+        return pacedLooks.sum();
+    }
+
     public long getTimeSlicedRuns() {
         return timeSlicedRuns.sum();
     }
@@ -135,6 +141,7 @@ public final class LoopCounters {
         deferredTasks.reset();
         reorderedBatches.reset();
         timeSlicingOn.reset();
+        pacedLooks.reset();
         timeSlicedRuns.reset();
         executorRuns.reset();
     }

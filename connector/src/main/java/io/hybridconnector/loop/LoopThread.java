@@ -177,6 +177,32 @@ public final class LoopThread extends Thread {
         return at < 0 ? -1 : ThreadTimes.cpuNanos() - at;
     }
 
+    /** Set while this thread runs, off its loop, a request whose class computes ({@link #computingRequest}). */
+    private volatile boolean inComputingRequest;
+
+    /**
+     * The calling thread starts ({@code true}) or ends ({@code false}) a request whose class is known to compute,
+     * after its loop went to another thread ({@link PreemptionPacer}). No-op on other threads.
+     */
+    public static void computingRequest(boolean computing) {
+        LoopThread t = current();
+        if (t != null) {
+            t.inComputingRequest = computing;
+        }
+    }
+
+    /**
+     * @return whether this thread computes off the loops now: the rest of a request whose loop moved because it
+     *         computed past the budget or waited for a CPU, or a request whose class computes. Stall detector.
+     */
+    boolean computesOffLoop() {
+        if (offLoopSince == 0) {
+            return false;
+        }
+        HandOffPolicy.Decision why = lastMove;
+        return inComputingRequest || why == HandOffPolicy.Decision.COMPUTED || why == HandOffPolicy.Decision.STARVED;
+    }
+
     /** @return why this thread's current work left its loop ({@code STAY}: it runs a task, or never led) */
     HandOffPolicy.Decision lastMove() {
         return lastMove;

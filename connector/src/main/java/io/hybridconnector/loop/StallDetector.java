@@ -58,6 +58,8 @@ public final class StallDetector implements Runnable {
     private volatile EventLoop[] loops = new EventLoop[0];
     /** Switched on and off at each look while requests compute off the loops; {@code null}: never. */
     private volatile TimeSlicing timeSlicing;
+    /** Shortens the period between looks while requests compute off the loops; {@code null}: never. */
+    private volatile PreemptionPacer pacer;
     /** Response bytes gathered by requests that may pause; any thread adds ({@link #watch}), the detector takes. */
     private final ConcurrentLinkedQueue<OutputHold> holds = new ConcurrentLinkedQueue<>();
     /** Detector only: the holds not yet due at this look, listed again after it. */
@@ -93,11 +95,12 @@ public final class StallDetector implements Runnable {
     }
 
     /**
-     * Starts looking at {@code loops}, and switching {@code timeSlicing} ({@code null}: none) as requests compute off
-     * them.
+     * Starts looking at {@code loops}, switching {@code timeSlicing} ({@code null}: none) as requests compute off
+     * them, and looking as often as {@code pacer} says meanwhile ({@code null}: every budget).
      */
-    public void start(EventLoop[] loops, TimeSlicing timeSlicing, String name) {
+    public void start(EventLoop[] loops, TimeSlicing timeSlicing, PreemptionPacer pacer, String name) {
         this.timeSlicing = timeSlicing;
+        this.pacer = pacer;
         start(loops, name);
     }
 
@@ -157,6 +160,12 @@ public final class StallDetector implements Runnable {
             TimeSlicing slicing = timeSlicing;
             if (slicing != null && slicing.look(now)) {
                 anyRun = true; // threads work off the loops: keep looking every budget
+            }
+            PreemptionPacer paced = pacer;
+            long paceNanos = paced == null ? -1 : paced.nextLookNanos();
+            if (paceNanos >= 0) {
+                anyRun = true;
+                sleep = Math.min(sleep, paceNanos);
             }
             long due = lookAtHolds(now);
             if (due >= 0) {

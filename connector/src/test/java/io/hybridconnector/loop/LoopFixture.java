@@ -23,7 +23,9 @@ final class LoopFixture implements AutoCloseable {
         loop = new EventLoop(0, pool, counters, detector);
         EventLoop[] loops = { loop };
         pool.start(loops);
-        detector.start(loops, "loop-test-detector");
+        // Paced from the first computing thread, as a one-CPU server with two of them would be.
+        PreemptionPacer pacer = new PreemptionPacer(pool, counters, PreemptionPacer.DEFAULT_PACED_LOOK_NANOS, 0);
+        detector.start(loops, null, pacer, "loop-test-detector");
     }
 
     /** Registers a connection that runs {@code work} when made {@link Connection#ready}. */
