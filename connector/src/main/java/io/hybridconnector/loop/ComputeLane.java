@@ -11,9 +11,13 @@ import java.util.concurrent.atomic.LongAdder;
  * because it computes is another thread. Beside k of those on one CPU, each of the loop's short requests waits for k
  * time slices whenever the loop is preempted (measured: 4 requests computing 20 ms, one core, light p99 10.4 ms against
  * stock NIO's 6.0, whose short requests run on many briefly woken threads). Running at most
- * {@link #lanesFor two per CPU} of them at once keeps that wait to two slices; the computing requests lose nothing
- * on one core (it gives the same CPU time, just to fewer threads at a time) and run first come, first served
- * instead of side by side.
+ * {@link #lanesFor three per CPU} of them at once keeps that wait to three slices (short ones: the stall detector's
+ * paced looks end each within a millisecond of its slice, {@link PreemptionPacer}) and leaves each loop a quarter of
+ * its CPU at least; the computing requests lose nothing on one core (it gives the same CPU time, just to fewer
+ * threads at a time) and run first come, first served instead of side by side. Why three and not two: two left the
+ * computing requests two thirds of a core where stock NIO gives them about three quarters (one core beside 4
+ * computing 20 ms, paced: heavy 32.0 req/s with two lanes against stock's 34.7, 35.7 with three against 35.7; light
+ * p99 5.82 and 6.86 ms, stock 5.72 and 5.58; light 28,741 and 21,963 req/s, stock 17,622 and 18,348).
  * <p>
  * A request waits for a lane at most as long as it would have taken on stock NIO, sharing the CPUs with every
  * computing request there is (its class's CPU time x those requests / CPUs), then runs anyway: requests of equal size
@@ -55,9 +59,9 @@ public final class ComputeLane {
         return new ComputeLane(Integer.getInteger("io.hybridconnector.computeLanes", lanesFor(cpus)), cpus);
     }
 
-    /** @return two lanes per CPU this process may run on: the loops then get at least a third of each */
+    /** @return three lanes per CPU this process may run on: the loops then get at least a quarter of each */
     public static int lanesFor(int cpus) {
-        return 2 * Math.max(1, cpus);
+        return 3 * Math.max(1, cpus);
     }
 
     /**

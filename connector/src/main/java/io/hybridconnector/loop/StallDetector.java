@@ -27,7 +27,8 @@ import org.apache.juli.logging.LogFactory;
  * would not be a bound. Costs: while requests run back to back, one wake-up of this thread per budget (200 a second
  * at 5 ms, two context switches each on some core); while the loops only select, the detector parks after
  * {@link #QUIET_LOOKS_BEFORE_PARKING} looks and the next run wakes it ({@link #activity}, one volatile read per run
- * otherwise).
+ * otherwise). While more requests compute off the loops than there are CPUs it looks every millisecond: its wake-up
+ * lets the kernel give a preempted loop its CPU back before the next timer tick ({@link PreemptionPacer}).
  * <p>
  * It also writes the WARN an operator needs when a loop is held anyway (nobody else waited, so the policy let the run
  * go on, or hand-offs are off) or has no thread because all {@code threads} are busy: the request, its thread's

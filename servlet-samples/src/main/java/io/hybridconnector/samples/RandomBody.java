@@ -38,11 +38,24 @@ final class RandomBody {
         return (int) bytes;
     }
 
+    /**
+     * Uniform over the 62 letters and digits, as {@code nextInt(62)} per byte would be, at about a fifth of its cost:
+     * each random {@code long} gives ten 6-bit draws, and the 2 of 64 values past the alphabet are drawn again. The
+     * body is the application's work in the benchmarks; at 3 ns per byte it was 32 us of a 10 KB request, more than
+     * the connector's own cost, and the same for every connector.
+     */
     static byte[] generate(int bytes) {
         byte[] body = new byte[bytes];
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        for (int i = 0; i < bytes; i++) {
-            body[i] = ALPHABET[random.nextInt(ALPHABET.length)];
+        int i = 0;
+        while (i < bytes) {
+            long bits = random.nextLong();
+            for (int draws = 0; draws < 10 && i < bytes; draws++, bits >>>= 6) {
+                int index = (int) (bits & 63);
+                if (index < ALPHABET.length) {
+                    body[i++] = ALPHABET[index];
+                }
+            }
         }
         return body;
     }

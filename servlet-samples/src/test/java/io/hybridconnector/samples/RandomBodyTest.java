@@ -35,4 +35,22 @@ class RandomBodyTest {
         }
         assertTrue(!java.util.Arrays.equals(a, b));
     }
+
+    @Test
+    void everyLetterAndDigitIsAboutEquallyLikely() {
+        int[] counts = new int[128];
+        byte[] body = RandomBody.generate(620_000);
+        for (byte x : body) {
+            counts[x]++;
+        }
+        int seen = 0;
+        for (int c = 0; c < 128; c++) {
+            if (counts[c] > 0) {
+                seen++;
+                // 10,000 expected per character; a count outside 9,400..10,600 is 6 standard deviations out.
+                assertTrue(counts[c] > 9_400 && counts[c] < 10_600, (char) c + ": " + counts[c]);
+            }
+        }
+        assertEquals(62, seen);
+    }
 }

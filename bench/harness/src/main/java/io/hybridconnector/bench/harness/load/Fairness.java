@@ -93,11 +93,13 @@ public final class Fairness {
 
     public static String brief(Result r) {
         CellResult l = r.light();
-        return String.format("light %9s req/s p50 %6s p99 %6s max %6s ms, heavy %7s req/s, errors %s/%s",
+        return String.format("light %9s req/s p50 %6s p99 %6s max %6s ms, heavy %7s req/s, errors %s/%s, "
+                        + "client CPU light %4s heavy %4s",
                 Stats.format(l.requestsPerSecond()), Stats.format(l.latencyMillis(50)),
                 Stats.format(l.latencyMillis(99)), Stats.format(l.latencyMillis(100)),
                 r.heavy() == null ? "-" : Stats.format(r.heavy().requestsPerSecond()), l.errorsText(),
-                r.heavy() == null ? "-" : r.heavy().errorsText());
+                r.heavy() == null ? "-" : r.heavy().errorsText(), Stats.format(l.clientCpuShare()),
+                r.heavy() == null ? "-" : Stats.format(r.heavy().clientCpuShare()));
     }
 
     /** One row per scenario: medians over rounds with (min-max), stock NIO beside ours. */
