@@ -19,12 +19,17 @@ final class LoopFixture implements AutoCloseable {
     final EventLoop loop;
 
     LoopFixture(long budgetMillis, long warnMillis) throws IOException {
+        this(budgetMillis, warnMillis, PreemptionPacer.DEFAULT_PACED_LOOK_NANOS);
+    }
+
+    /** @param pacedLookNanos the detector's period while a request computes off the loop; 0: unpaced */
+    LoopFixture(long budgetMillis, long warnMillis, long pacedLookNanos) throws IOException {
         detector = new StallDetector(new HandOffPolicy(budgetMillis), warnMillis);
         loop = new EventLoop(0, pool, counters, detector);
         EventLoop[] loops = { loop };
         pool.start(loops);
         // Paced from the first computing thread, as a one-CPU server with two of them would be.
-        PreemptionPacer pacer = new PreemptionPacer(pool, counters, PreemptionPacer.DEFAULT_PACED_LOOK_NANOS, 0);
+        PreemptionPacer pacer = new PreemptionPacer(pool, counters, pacedLookNanos, 0);
         detector.start(loops, null, pacer, "loop-test-detector");
     }
 
