@@ -3,9 +3,9 @@ package io.hybridconnector.loop;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How often the stall detector looks while requests compute off the loops: every {@link #pacedLookNanos} (1 ms) instead
- * of every budget, so that a loop that lost its CPU to a computing request gets it back after the kernel's time slice
- * rather than at the next timer tick.
+ * How often the stall detector looks while more requests compute off the loops than there are CPUs: every
+ * {@link #DEFAULT_PACED_LOOK_NANOS millisecond} instead of every budget, so that a loop that lost its CPU to a computing
+ * request gets it back after the kernel's time slice rather than at the next timer tick.
  * <p>
  * Why: a loop that serves many connections back to back never sleeps, so to the kernel's scheduler it is one more
  * CPU-bound thread beside the computing requests. The scheduler takes the CPU from a thread that used up its slice
@@ -26,13 +26,15 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * A thread computes off the loops ({@link LoopThread#computesOffLoop}) while it runs the rest of a request whose loop
  * moved away because it computed past the budget (or waited for a CPU), or a request whose class computes (one that
- * asks for a {@link ComputeLane}). Stall detector only, apart from construction.
+ * asks for a {@link ComputeLane}). Requests that run on an operator's executor ({@code executor},
+ * {@code useVirtualThreads}) are not on the pool's threads and are not counted. Stall detector only, apart from
+ * construction.
  */
 public final class PreemptionPacer {
 
     /**
-     * The detector's look period while a request computes off the loops, shorter than the timer tick of any common
-     * kernel (4 ms at 250 Hz, 10 ms at 100 Hz) and longer than the scheduler's base slice is ever needed to be noticed.
+     * The detector's look period while it paces: shorter than the timer tick of the common kernels (4 ms at 250 Hz,
+     * 10 ms at 100 Hz), no shorter than the scheduler's slice needs (about a millisecond by default on a few CPUs).
      * The system property {@code io.hybridconnector.pacedLookMicros} sets another (0: no pacing, to measure without).
      */
     static final long DEFAULT_PACED_LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
