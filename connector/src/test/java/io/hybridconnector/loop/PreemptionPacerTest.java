@@ -42,6 +42,7 @@ class PreemptionPacerTest {
             // 300 ms of computing, about 295 of them off the loop: a look per millisecond, at least a few dozen on a
             // loaded build machine (at the budget's period there would be at most 60).
             long paced = f.counters.getPacedLooks();
+            System.out.println("PacedLooks while one request computed 300 ms (about 295 of them off its loop): " + paced);
             assertTrue(paced >= 80, "paced looks while a request computed off the loop: " + paced);
             Thread.sleep(50); // its thread has parked
             assertEquals(-1, pacer.nextLookNanos(), "the detector still paced after the request ended");
