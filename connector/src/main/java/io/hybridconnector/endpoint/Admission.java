@@ -95,7 +95,7 @@ final class Admission {
                 // pays nothing per request.
                 waiting = true;
                 try {
-                    evictLeastRecentlyUsedIdle();
+                    evictLeastRecentlyUsedIdle(null);
                     awaitEvent(0);
                 } finally {
                     waiting = false;
@@ -110,8 +110,8 @@ final class Admission {
      * A loop accepted a client: admits it under {@code maxConnections}. At the limit, makes room by closing the
      * least-recently-used idle connection of any loop, as the acceptor thread does: at once if it is this loop's, or by
      * its own loop, whose close wakes the holding loop again (this loop's own idlest closed instead before, so which
-     * connection went depended on which loop the client reached). With no idle connection anywhere the client is not admitted: the loop holds it and stops
-     * accepting, and the clients behind it wait in the listening socket's backlog, as they wait on stock NIO, until a
+     * connection went depended on which loop the client reached). With no idle connection anywhere the client is not
+     * admitted: the loop holds it and stops accepting, and the clients behind it wait in the listening socket's backlog, as they wait on stock NIO, until a
      * connection closes or goes idle ({@link #connectionClosed}, {@link #connectionIdle}) or the loop's
      * once-a-second backstop tries again. Leader only.
      *
@@ -119,12 +119,7 @@ final class Admission {
      */
     boolean admitOnLoop(EventLoop loop) {
         if (atLimit()) {
-            HybridSocketWrapper lru = leastRecentlyUsedIdle();
-            if (lru != null && lru.loop() == loop) {
-                lru.closeIfIdle();
-            } else if (lru != null) {
-                evict(lru);
-            }
+            evictLeastRecentlyUsedIdle(loop);
         }
         synchronized (loopAdmission) {
             if (atLimit()) {
@@ -191,20 +186,25 @@ final class Admission {
         }
     }
 
-    /** Asks the least-recently-used idle connection's loop to close it, if it is still idle then. Acceptor only. */
-    private void evictLeastRecentlyUsedIdle() {
+    /**
+     * Closes the least-recently-used idle connection of any loop, if it is still idle then: at once when the caller
+     * leads its loop, else by a task to that loop.
+     *
+     * @param leading the loop the caller leads; {@code null} on the acceptor thread
+     */
+    private void evictLeastRecentlyUsedIdle(EventLoop leading) {
         HybridSocketWrapper victim = leastRecentlyUsedIdle();
-        if (victim != null) {
-            evict(victim);
+        if (victim == null) {
+            return;
         }
-    }
-
-    /** Asks the victim's loop to close it, if it is still idle then. Any thread. */
-    private static void evict(HybridSocketWrapper victim) {
-        victim.loop().submit(() -> {
+        if (victim.loop() == leading) {
             victim.closeIfIdle();
-            return true;
-        });
+        } else {
+            victim.loop().submit(() -> {
+                victim.closeIfIdle();
+                return true;
+            });
+        }
     }
 
     /**

@@ -3,6 +3,7 @@ package io.hybridconnector.endpoint;
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.Executor;
+import java.util.function.Predicate;
 
 import io.hybridconnector.loop.ConnectorThreads;
 import io.hybridconnector.loop.EventLoop;
@@ -177,7 +178,7 @@ public class HybridEndpoint extends ListeningEndpoint {
     }
 
     /** Runs {@code task} on each loop's acceptor, as a task of that loop (none under {@code acceptMode="acceptor"}). */
-    private void onEachLoopAcceptor(java.util.function.Predicate<LoopAcceptor> task) {
+    private void onEachLoopAcceptor(Predicate<LoopAcceptor> task) {
         LoopAcceptor[] las = loopAcceptors;
         for (int i = 0; i < las.length; i++) {
             LoopAcceptor la = las[i];

@@ -60,7 +60,11 @@ final class LoopFixture implements AutoCloseable {
     }
 
     static void spin(long millis) {
-        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        spinNanos(TimeUnit.MILLISECONDS.toNanos(millis));
+    }
+
+    static void spinNanos(long nanos) {
+        long until = System.nanoTime() + nanos;
         while (System.nanoTime() < until) {
             Thread.onSpinWait();
         }

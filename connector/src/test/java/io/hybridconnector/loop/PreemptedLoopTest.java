@@ -66,7 +66,7 @@ class PreemptedLoopTest {
             AtomicBoolean stop = new AtomicBoolean();
             Connection[] light = new Connection[1];
             light[0] = f.connect("light", () -> {
-                spinNanos(100_000);
+                LoopFixture.spinNanos(100_000);
                 long now = System.nanoTime();
                 if (now > window[0] && now < window[1] && last[0] != 0 && count[0] < gaps.length) {
                     gaps[count[0]++] = now - last[0];
@@ -91,13 +91,6 @@ class PreemptedLoopTest {
             long[] measured = Arrays.copyOf(gaps, count[0]);
             Arrays.sort(measured);
             return measured[(int) (measured.length * 0.99)] / 1e6;
-        }
-    }
-
-    private static void spinNanos(long nanos) {
-        long until = System.nanoTime() + nanos;
-        while (System.nanoTime() < until) {
-            Thread.onSpinWait();
         }
     }
 
