@@ -54,7 +54,7 @@ final class BlockPredictingAdapter implements Adapter {
         }
         RequestClass known = null;
         if (classifier.anyBlocking()) {
-            known = classifier.lookup(RequestClassifier.keyOf(req));
+            known = classifier.lookup(req);
             if (known != null && known.predictBlocking()) {
                 loop.handOffBeforeRunning();
                 long budget = loop.handOffBudgetNanos();
@@ -100,7 +100,7 @@ final class BlockPredictingAdapter implements Adapter {
                     waitedMostOfTheTime(System.nanoTime() - wall0, ThreadTimes.notBlockedNanos() - running0));
             RequestClass c = known;
             if (c == null && blocked) {
-                c = classifier.lookup(RequestClassifier.keyOf(req));
+                c = classifier.lookup(req);
             }
             if (c != null) {
                 c.ranOnLoop(blocked);
@@ -125,7 +125,9 @@ final class BlockPredictingAdapter implements Adapter {
      * The loop already moved, so the clock reads here cost little beside that hand-off.
      */
     private void servicePredicted(RequestClass known, long budgetNanos, Request req, Response res) throws Exception {
-        boolean sampled = LoopThread.sampleThisRun(PREDICTED_SAMPLE_EVERY);
+        // A class predicted by its path's (a query seen for the first time) is always measured: its own first run
+        // decides from then on whether it hands off, so a light query of a heavy path does not go on handing off.
+        boolean sampled = !known.hasRun() || LoopThread.sampleThisRun(PREDICTED_SAMPLE_EVERY);
         long gc0 = ThreadTimes.gcMillis();
         long cpu0 = ThreadTimes.cpuNanos();
         long notBlocked0 = ThreadTimes.notBlockedNanos();

@@ -84,6 +84,55 @@ class BlockPredictionTest {
     }
 
     /**
+     * The same path is light or heavy by its parameters ({@code /compute?ms=0} and {@code ?ms=30}, as
+     * {@code /size?kb=0.1} and {@code ?kb=10240} in the main job's fairness cell). Learnt by path alone the two mixed:
+     * here the light requests taught the path "short" at every run, so the heavy ones were never predicted and each held
+     * the loop until the stall detector moved it (before the fix, two runs: 0 predicted hand-offs, 21 and 25 computed
+     * moves of 25 heavy requests); in the main job the path flipped the other way in some rounds, and light requests
+     * gave their loop away. Each query is a class of its own: the heavy requests hand off before they run, the light
+     * ones never.
+     */
+    @Test
+    void aLightQueryOfAHeavyPathKeepsTheFastPath() throws Exception {
+        try (TestServer server = new TestServer(HybridHttp11Protocol.class.getName(), "loops", "1");
+                Socket heavy = server.connect(); Socket light = server.connect()) {
+            TestServer.get(light, "/compute?ms=0");
+            server.hybrid().resetCounters();
+            java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+            java.util.concurrent.atomic.AtomicLong lightDone = new java.util.concurrent.atomic.AtomicLong();
+            java.util.concurrent.CompletableFuture<Void> lightClient = java.util.concurrent.CompletableFuture.runAsync(
+                    () -> {
+                        try {
+                            while (running.get()) {
+                                TestServer.get(light, "/compute?ms=0");
+                                lightDone.incrementAndGet();
+                            }
+                        } catch (java.io.IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    });
+            int heavyRequests = 25;
+            try {
+                for (int i = 0; i < heavyRequests; i++) {
+                    assertTrue(TestServer.get(heavy, "/compute?ms=30").text().startsWith("computed 30 "));
+                }
+            } finally {
+                running.set(false);
+            }
+            lightClient.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            LoopCounters c = server.hybrid().counters();
+            System.out.println("GET /compute?ms=0 beside ?ms=30: " + lightDone.get() + " light and " + heavyRequests
+                    + " heavy requests, predicted hand-offs " + c.getPredictedHandOffs() + ", computed "
+                    + c.getComputedHandOffs());
+            assertTrue(lightDone.get() >= 200, "light requests served: " + lightDone.get());
+            assertTrue(c.getPredictedHandOffs() <= heavyRequests, "predicted hand-offs " + c.getPredictedHandOffs()
+                    + " beside " + heavyRequests + " heavy requests and " + lightDone.get() + " light ones");
+            assertTrue(c.getPredictedHandOffs() >= heavyRequests / 2, "the heavy query was not learnt: predicted "
+                    + c.getPredictedHandOffs() + ", computed " + c.getComputedHandOffs());
+        }
+    }
+
+    /**
      * Issue 16's overload finding: on a machine whose CPUs are all busy, a request that computes 1 ms takes many ms of
      * wall time in the run queue. That must not teach the classifier that its class holds loops, or every such request
      * pays a hand-off exactly when the CPUs have no time to spare (before: most of them did).

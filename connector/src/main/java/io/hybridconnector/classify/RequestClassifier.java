@@ -2,23 +2,37 @@ package io.hybridconnector.classify;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 import org.apache.coyote.Request;
 
 /**
- * What the connector has learnt about each request class (method + path), at run time (the idea: seeds/000), for
- * two questions: does a response of this class fit what the socket accepts at once (light), or does it leave bytes behind
- * (heavy)? And does a request of this class block its thread (sleep, lock, JDBC), so that its loop should move to
+ * What the connector has learnt about each request class, at run time (the idea: seeds/000), for two questions: does
+ * a response of this class fit what the socket accepts at once (light), or does it leave bytes behind (heavy)? And does
+ * a request of this class block its thread (sleep, lock, JDBC) or compute for long, so that its loop should move to
  * another thread before it runs instead of waiting for the stall detector (blocking)?
  * <p>
- * Consulted only for writes larger than the connection's write buffer, the only ones where the category changes what
- * the write path does: a light class offers the application's buffer to the kernel directly; a heavy class copies it
- * once into direct write-behind memory, so that the JDK does not copy the unsent rest of a heap buffer again on
- * every partial write. Small responses never reach the classifier, so classifying costs them nothing.
+ * <b>A class is a path refined by its query.</b> The same path is often light or heavy by its parameters
+ * ({@code /size?kb=0.1} and {@code /size?kb=10240}, {@code /report?rows=10} and {@code ?rows=100000}). Learnt by path
+ * alone, one class mixed both: the heavy requests taught it to hand off, and then every light request of that path gave
+ * its loop away and waited for a compute lane (measured on one core beside two 10 MB downloads of {@code /size}: light
+ * p50 2-2.6 ms instead of 0.5 in the rounds where the class had flipped, light throughput 0.78-0.91x stock NIO's). So a
+ * request with a query has a class of its own (method, path and query), whose <i>parent</i> is its path's class
+ * (method and path, also the class of the path's requests without a query). What a request shows teaches its class and
+ * the parent; a class answers from what it has seen itself, and from its parent only until it has seen something (its
+ * first request), so that a query never seen before ({@code /report?id=73921}, unique per request) is predicted as its
+ * path was. Paths are kept up to {@code capacity} (beyond it, requests are treated as light and not remembered, as
+ * before); queried classes up to {@code capacity} too, after which that table starts afresh, so parameters that never
+ * repeat cost a table of at most that size and the classes that do repeat are learnt again from their parent.
+ * <p>
+ * Writes consult the classifier only when larger than the connection's write buffer, the only ones where the category
+ * changes what the write path does: a light class offers the application's buffer to the kernel directly; a heavy class
+ * copies it once into direct write-behind memory, so that the JDK does not copy the unsent rest of a heap buffer again
+ * on every partial write. Small responses never reach the classifier, so classifying costs them nothing.
  * <p>
  * A class is re-classified when its behaviour changes: one partial write makes a light class heavy; a heavy class
- * whose responses fit {@link #FITS_TO_TURN_LIGHT} times in a row becomes light again. The table is bounded;
- * classes beyond {@code capacity} are treated as light and not remembered. Any thread.
+ * whose responses fit {@link #FITS_TO_TURN_LIGHT} times in a row becomes light again. Any thread.
  */
 public final class RequestClassifier {
 
@@ -40,7 +54,10 @@ public final class RequestClassifier {
      */
     static final int PACED_RESPONSES = 16;
 
+    /** Paths: method and path. */
     private final ConcurrentHashMap<String,RequestClass> classes = new ConcurrentHashMap<>();
+    /** Paths refined by a query: method, path, '?' and query. */
+    private final ConcurrentHashMap<String,RequestClass> queried = new ConcurrentHashMap<>();
     /** Set once any request has blocked: until then the adapter does not even look requests up. */
     private volatile boolean anyBlocking;
     /** Set once any response paused with bytes gathered: until then writers do not look responses up for it. */
@@ -49,31 +66,55 @@ public final class RequestClassifier {
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
     private final LongAdder reclassifications = new LongAdder();
+    private final LongAdder queriedResets = new LongAdder();
 
     public RequestClassifier(int capacity) {
         this.capacity = capacity;
     }
 
+    /** @return a request's class: its method and path, refined by its query if it has one */
+    public RequestClass lookup(Request request) {
+        String path = request.method().toString() + ' ' + request.requestURI().toString();
+        return lookup(path, request.queryString().isNull() ? null : request.queryString().toString());
+    }
+
     /**
-     * @param key the request class, by default method and path ({@code "GET /size"})
-     * @return the class's entry, or {@code null} when the table is full and the class is new
+     * @param path  method and path ({@code "GET /size"})
+     * @param query the query string, or {@code null}
+     * @return the class's entry, or {@code null} when the path is new and the table of paths is full
      */
-    public RequestClass lookup(String key) {
-        RequestClass c = classes.get(key);
+    public RequestClass lookup(String path, String query) {
+        if (query == null || query.isEmpty()) {
+            return lookup(classes, path, null);
+        }
+        String key = path + '?' + query;
+        RequestClass c = queried.get(key);
+        if (c != null) {
+            hits.increment();
+            return c;
+        }
+        RequestClass parent = lookup(classes, path, null);
+        if (parent == null) {
+            return null;
+        }
+        if (queried.size() >= capacity) {
+            queried.clear();
+            queriedResets.increment();
+        }
+        return lookup(queried, key, parent);
+    }
+
+    private RequestClass lookup(ConcurrentHashMap<String,RequestClass> table, String key, RequestClass parent) {
+        RequestClass c = table.get(key);
         if (c != null) {
             hits.increment();
             return c;
         }
         misses.increment();
-        if (classes.size() >= capacity) {
+        if (parent == null && table.size() >= capacity) {
             return null;
         }
-        return classes.computeIfAbsent(key, k -> new RequestClass());
-    }
-
-    /** @return a request's class: its method and path ({@code "GET /app/size"}) */
-    public static String keyOf(Request request) {
-        return request.method().toString() + ' ' + request.requestURI().toString();
+        return table.computeIfAbsent(key, k -> new RequestClass(parent));
     }
 
     /** @return whether any response has ever paused with 8 KB or more gathered (cheap; read once per such response) */
@@ -86,12 +127,19 @@ public final class RequestClassifier {
         return anyBlocking;
     }
 
+    /** @return paths learnt blocking, themselves or for some of their queries */
     public long getBlockingClasses() {
-        return classes.values().stream().filter(RequestClass::isBlocking).count();
+        return paths(RequestClass::isBlocking);
     }
 
+    /** @return paths and queried classes remembered */
     public int size() {
-        return classes.size();
+        return classes.size() + queried.size();
+    }
+
+    /** @return how often the table of queried classes was full and started afresh */
+    public long getQueriedResets() {
+        return queriedResets.sum();
     }
 
     public long getHits() {
@@ -106,19 +154,40 @@ public final class RequestClassifier {
         return reclassifications.sum();
     }
 
+    /** @return paths whose large responses are learnt heavy, their own or those of some of their queries */
     public long getHeavyClasses() {
-        return classes.values().stream().filter(RequestClass::isHeavy).count();
+        return paths(RequestClass::isHeavy);
+    }
+
+    /** For the MBean's gauges, which an operator reads by path: a path counts once, for itself or its queries. */
+    private long paths(Predicate<RequestClass> property) {
+        return Stream.concat(classes.values().stream().filter(property),
+                queried.values().stream().filter(property).map(c -> c.parent)).distinct().count();
     }
 
     public void resetCounters() {
         hits.reset();
         misses.reset();
         reclassifications.reset();
+        queriedResets.reset();
     }
 
-    /** One request class's category. Updated racily by concurrent requests: a lost update costs one response. */
+    /**
+     * One request class's category. Updated racily by concurrent requests: a lost update costs one response. A queried
+     * class answers from its parent (its path's class) until it has seen a request of its own, and teaches the parent
+     * what it sees; the parent's flips are not counted as reclassifications (the class that decided is).
+     */
     public final class RequestClass {
 
+        /** The path's class, for a class refined by a query; {@code null} for a path's class. */
+        private final RequestClass parent;
+        /**
+         * Whether a run of this class was judged (blocked or not): until then its parent predicts for it. A path's
+         * class answers for itself from the start.
+         */
+        private volatile boolean ran;
+        /** Whether a large response of this class was written: until then its parent says heavy or light (as above). */
+        private volatile boolean wrote;
         private volatile boolean heavy;
         private int fitsInARow;
         private volatile int blockScore;
@@ -126,12 +195,33 @@ public final class RequestClassifier {
         /** CPU time of this class's last request that computed past half the budget; 0 once one waited instead. */
         private volatile long computedNanos;
 
+        RequestClass(RequestClass parent) {
+            this.parent = parent;
+            this.ran = parent == null;
+            this.wrote = parent == null;
+        }
+
+        /** The class whose runs answer for this one: itself once it ran, its parent until then. */
+        private RequestClass runs() {
+            return ran ? this : parent;
+        }
+
+        /** The class whose responses answer for this one: itself once it wrote one, its parent until then. */
+        private RequestClass writes() {
+            return wrote ? this : parent;
+        }
+
+        /** The class that keeps pacing: the path's, since pausing is the servlet's habit rather than its input's. */
+        private RequestClass paces() {
+            return parent == null ? this : parent;
+        }
+
         /**
          * A response of this class paused with 8 KB or more gathered (the stall detector wrote them, or its thread
-         * came back for them late): the next {@link #PACED_RESPONSES} leave every 8 KB from the start.
+         * came back for them late): the next {@link #PACED_RESPONSES} of its path leave every 8 KB from the start.
          */
         public void paused() {
-            pacedLeft = PACED_RESPONSES;
+            paces().pacedLeft = PACED_RESPONSES;
             anyPaced = true;
         }
 
@@ -141,21 +231,22 @@ public final class RequestClassifier {
          * @return whether this response should leave every 8 KB, as stock's does, rather than gather on
          */
         public boolean pacesNext() {
-            int left = pacedLeft;
+            RequestClass c = paces();
+            int left = c.pacedLeft;
             if (left <= 0) {
                 return false;
             }
-            pacedLeft = left - 1;
+            c.pacedLeft = left - 1;
             return true;
         }
 
         public boolean isBlocking() {
-            return blockScore >= BLOCKING_SCORE;
+            return runs().blockScore >= BLOCKING_SCORE;
         }
 
         /** @return whether requests of this class have blocked lately, so that an inline run is worth timing */
         public boolean isSuspect() {
-            return blockScore > 0;
+            return runs().blockScore > 0;
         }
 
         /**
@@ -167,28 +258,48 @@ public final class RequestClassifier {
             return isBlocking();
         }
 
+        /** @return whether this class answers from its own runs (a path's class always does) */
+        public boolean hasRun() {
+            return ran;
+        }
+
         /**
          * A request of this class ran after giving its loop away: was it long (by wall time, so a request that shares
          * a busy core counts as long, the safe side)? Short runs take the score down one at a time, long ones keep
          * it up; a class that stopped blocking runs on the loop again after a few short requests.
          */
         public void ranOffLoop(boolean longRun) {
-            int score = blockScore;
-            int next = longRun ? Math.min(score + 1, MAX_BLOCK_SCORE) : Math.max(score - 1, 0);
-            if ((score >= BLOCKING_SCORE) != (next >= BLOCKING_SCORE)) {
-                reclassifications.increment();
+            score(longRun ? 1 : -1, true);
+            if (parent != null) {
+                parent.score(longRun ? 1 : -1, false);
             }
-            blockScore = next;
         }
 
         /** A request of this class ran on a loop (not handed off in advance); did it block? */
         public void ranOnLoop(boolean blocked) {
-            int score = blockScore;
-            int next = blocked ? Math.min(score + BLOCKED_WEIGHT, MAX_BLOCK_SCORE) : Math.max(score - 1, 0);
             if (blocked) {
                 anyBlocking = true; // from now on requests are looked up, so that suspect classes are timed
             }
-            if ((score >= BLOCKING_SCORE) != (next >= BLOCKING_SCORE)) {
+            score(blocked ? BLOCKED_WEIGHT : -1, true);
+            if (parent != null) {
+                parent.score(blocked ? BLOCKED_WEIGHT : -1, false);
+            }
+        }
+
+        private void score(int delta, boolean counted) {
+            int score = blockScore;
+            int next;
+            if (ran) {
+                next = Math.max(0, Math.min(score + delta, MAX_BLOCK_SCORE));
+            } else {
+                // Its parent answered until now; its own first run decides which side it starts on: this query's
+                // later requests are likelier to do what this one did than what the path's other queries do.
+                score = runs().blockScore;
+                next = delta > 0 ? BLOCKING_SCORE : 0;
+                computedNanos = runs().computedNanos;
+                ran = true;
+            }
+            if (counted && (score >= BLOCKING_SCORE) != (next >= BLOCKING_SCORE)) {
                 reclassifications.increment();
             }
             blockScore = next;
@@ -199,33 +310,63 @@ public final class RequestClassifier {
          *         runs in a {@code ComputeLane}; 0 if the class's long requests wait (or none was measured yet)
          */
         public long computedNanos() {
-            return computedNanos;
+            return runs().computedNanos;
         }
 
         /** @param cpuNanos a long request of this class used this much CPU; 0: it waited most of its time */
         public void computed(long cpuNanos) {
             computedNanos = cpuNanos;
+            if (parent != null) {
+                parent.computedNanos = cpuNanos;
+            }
         }
 
         public boolean isHeavy() {
-            return heavy;
+            return writes().heavy;
         }
 
         /** The whole response was accepted by the kernel in the first write. */
         public void fitted() {
+            fitted(true);
+            if (parent != null) {
+                parent.fitted(false);
+            }
+        }
+
+        private void fitted(boolean counted) {
+            wroteOne();
             if (heavy && ++fitsInARow >= FITS_TO_TURN_LIGHT) {
                 heavy = false;
                 fitsInARow = 0;
-                reclassifications.increment();
+                if (counted) {
+                    reclassifications.increment();
+                }
             }
         }
 
         /** The kernel took less than the response: bytes were left behind. */
         public void leftBehind() {
+            leftBehind(true);
+            if (parent != null) {
+                parent.leftBehind(false);
+            }
+        }
+
+        private void leftBehind(boolean counted) {
+            wroteOne();
             fitsInARow = 0;
             if (!heavy) {
                 heavy = true;
-                reclassifications.increment();
+                if (counted) {
+                    reclassifications.increment();
+                }
+            }
+        }
+
+        private void wroteOne() {
+            if (!wrote) {
+                heavy = writes().heavy; // the parent answered until now: start from what it had learnt
+                wrote = true;
             }
         }
     }

@@ -389,13 +389,13 @@ abstract class ConnectionIo extends TomcatSocketWrapper implements LoopChannel {
                 " from " + getRemoteAddr();
     }
 
-    /** The class of the response being written, for the classifier: method and path. */
+    /** The class of the response being written, for the classifier: method and path, refined by the query. */
     RequestClass requestClass() {
         Request r = request;
         if (r == null) {
             return null;
         }
-        return endpoint.classifier().lookup(RequestClassifier.keyOf(r));
+        return endpoint.classifier().lookup(r);
     }
 
     void wrote() {

@@ -1,0 +1,107 @@
+package io.hybridconnector.classify;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hybridconnector.classify.RequestClassifier.RequestClass;
+
+import org.junit.jupiter.api.Test;
+
+/** Classes are paths refined by their query: what one query learns does not decide for another it has seen run. */
+class RequestClassifierTest {
+
+    @Test
+    void aPathLearnsBlockingFromTwoBlocksInARow() {
+        RequestClassifier classifier = new RequestClassifier(16);
+        RequestClass path = classifier.lookup("GET /block", null);
+        path.ranOnLoop(true);
+        assertFalse(path.predictBlocking(), "one stray block (a fresh application's first request) is not enough");
+        path.ranOnLoop(true);
+        assertTrue(path.predictBlocking());
+        assertSame(path, classifier.lookup("GET /block", ""), "an empty query is the path");
+    }
+
+    @Test
+    void aLightQueryOfAHeavyPathRunsInlineOnceItRanShort() {
+        RequestClassifier classifier = new RequestClassifier(16);
+        RequestClass heavy = classifier.lookup("GET /size", "kb=10240");
+        heavy.ranOnLoop(true);
+        heavy.computed(30_000_000);
+        heavy.ranOnLoop(true);
+        assertTrue(heavy.predictBlocking());
+        assertEquals(30_000_000, heavy.computedNanos());
+
+        RequestClass light = classifier.lookup("GET /size", "kb=0.1");
+        assertTrue(light.predictBlocking(), "a query never seen run is predicted as its path");
+        assertFalse(light.hasRun());
+        light.ranOffLoop(false);
+        assertTrue(light.hasRun());
+        assertFalse(light.predictBlocking(), "its own short run decides");
+        for (int i = 0; i < 100; i++) {
+            light.ranOnLoop(false);
+        }
+        assertTrue(heavy.predictBlocking(), "the light query's runs do not teach the heavy one");
+        assertSame(light, classifier.lookup("GET /size", "kb=0.1"));
+    }
+
+    @Test
+    void aQueryNeverSeenIsPredictedAsItsPath() {
+        RequestClassifier classifier = new RequestClassifier(16);
+        for (int id = 0; id < 3; id++) {
+            RequestClass report = classifier.lookup("GET /report", "id=" + id);
+            report.ranOnLoop(true);
+            report.computed(50_000_000);
+        }
+        RequestClass unseen = classifier.lookup("GET /report", "id=73921");
+        assertTrue(unseen.predictBlocking(), "the path learnt from its other queries");
+        assertEquals(50_000_000, unseen.computedNanos());
+        assertTrue(classifier.lookup("GET /report", null).predictBlocking());
+        assertEquals(1, classifier.getBlockingClasses(), "blocking classes are counted by path");
+    }
+
+    @Test
+    void largeResponsesAreLearntHeavyPerQuery() {
+        RequestClassifier classifier = new RequestClassifier(16);
+        RequestClass big = classifier.lookup("GET /size", "kb=10240");
+        big.leftBehind();
+        assertTrue(big.isHeavy());
+        RequestClass medium = classifier.lookup("GET /size", "kb=100");
+        assertTrue(medium.isHeavy(), "a query that wrote nothing yet answers as its path");
+        for (int i = 0; i < RequestClassifier.FITS_TO_TURN_LIGHT; i++) {
+            medium.fitted();
+        }
+        assertFalse(medium.isHeavy());
+        assertTrue(big.isHeavy(), "the medium query's fits do not make the big one light");
+        assertEquals(1, classifier.getHeavyClasses(), "heavy classes are counted by path");
+    }
+
+    @Test
+    void queriesThatNeverRepeatCostABoundedTableAndKeepThePaths() {
+        int capacity = 8;
+        RequestClassifier classifier = new RequestClassifier(capacity);
+        RequestClass path = classifier.lookup("GET /search", null);
+        path.ranOnLoop(true);
+        path.ranOnLoop(true);
+        for (int q = 0; q < 10 * capacity; q++) {
+            RequestClass c = classifier.lookup("GET /search", "q=" + q);
+            assertNotNull(c);
+            assertTrue(c.predictBlocking(), "query " + q + " did not answer as its path");
+            assertTrue(classifier.size() <= capacity + 1, "size " + classifier.size());
+        }
+        assertTrue(classifier.getQueriedResets() >= 9, "resets: " + classifier.getQueriedResets());
+        assertSame(path, classifier.lookup("GET /search", null), "the path survived the resets");
+    }
+
+    @Test
+    void newPathsBeyondCapacityAreNotRemembered() {
+        RequestClassifier classifier = new RequestClassifier(2);
+        assertNotNull(classifier.lookup("GET /a", null));
+        assertNotNull(classifier.lookup("GET /b", "x=1"));
+        assertNull(classifier.lookup("GET /c", null));
+        assertNull(classifier.lookup("GET /c", "x=1"), "a query of a path not remembered has no class either");
+    }
+}
