@@ -12,7 +12,7 @@ import org.apache.tomcat.util.net.SocketWrapperBase;
 
 /**
  * Tomcat's HTTP/1.1 processor, telling the connection which request it serves: the write path classifies large
- * responses by their request's method and path, and Tomcat takes the processor off the connection while it runs.
+ * responses by their request's method, path and query, and Tomcat takes the processor off the connection while it runs.
  */
 final class HybridHttp11Processor extends Http11Processor {
 

@@ -315,6 +315,11 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     }
 
     @Override
+    public long getClassifierQueriedResets() {
+        return classifier().getQueriedResets();
+    }
+
+    @Override
     public int getConnectionsNow() {
         return (int) endpoint.getConnectionCount();
     }

@@ -94,6 +94,8 @@ public interface ConnectorStatsMBean {
     long getClassifierHits();
     long getClassifierMisses();
     long getReclassifications();
+    /** Times the table of classes refined by a query was full and started afresh: queries that rarely repeat. */
+    long getClassifierQueriedResets();
 
     // connections
     int getConnectionsNow();

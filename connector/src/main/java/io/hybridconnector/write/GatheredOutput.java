@@ -34,7 +34,7 @@ public final class GatheredOutput {
         /** @return whether the calling thread is the one running the connection (not an application's thread) */
         boolean runsConnection();
 
-        /** @return the response's class (method + path), or {@code null} between requests */
+        /** @return the response's class (method and path, refined by the query), or {@code null} between requests */
         RequestClass requestClass();
 
         /** Writes the gathered bytes now, blocking, as stock does when its buffer is full. */
