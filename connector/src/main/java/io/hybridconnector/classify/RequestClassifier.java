@@ -292,10 +292,12 @@ public final class RequestClassifier {
             if (ran) {
                 next = Math.max(0, Math.min(score + delta, MAX_BLOCK_SCORE));
             } else {
-                // Its parent answered until now; its own first run decides which side it starts on: this query's
-                // later requests are likelier to do what this one did than what the path's other queries do.
+                // Its parent answered until now. A first block counts from what the path learnt, as any block does
+                // (one stray block of a query the path never saw block, a fresh application's class loading, does not
+                // make it blocking); a first short run puts it on the short side at once, whatever its path's other
+                // queries do: that is the light query of a heavy path.
                 score = runs().blockScore;
-                next = delta > 0 ? BLOCKING_SCORE : 0;
+                next = delta > 0 ? Math.min(score + delta, MAX_BLOCK_SCORE) : 0;
                 computedNanos = runs().computedNanos;
                 ran = true;
             }

@@ -49,6 +49,17 @@ class RequestClassifierTest {
     }
 
     @Test
+    void oneStrayBlockOfANewQueryDoesNotMakeItBlocking() {
+        RequestClassifier classifier = new RequestClassifier(16);
+        classifier.lookup("GET /size", "kb=0.1").ranOnLoop(false);
+        RequestClass first = classifier.lookup("GET /size", "kb=100");
+        first.ranOnLoop(true); // its first request loaded the write path's classes
+        assertFalse(first.predictBlocking(), "one block of a query whose path never blocked");
+        first.ranOnLoop(true);
+        assertTrue(first.predictBlocking(), "two in a row do");
+    }
+
+    @Test
     void aQueryNeverSeenIsPredictedAsItsPath() {
         RequestClassifier classifier = new RequestClassifier(16);
         for (int id = 0; id < 3; id++) {
