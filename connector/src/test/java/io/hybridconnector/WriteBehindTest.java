@@ -71,7 +71,10 @@ class WriteBehindTest {
             }
             assertTrue(w.getWriteBehindBytes() > 0, "nothing was left behind");
             assertEquals(0, w.getParkedWriters(), "a thread waits for the slow reader");
-            assertEquals(0, server.hybrid().getHandOffs(), "the slow response cost a hand-off");
+            io.hybridconnector.loop.LoopCounters c = server.hybrid().counters();
+            assertEquals(0, server.hybrid().getHandOffs(), "the slow response cost a hand-off: predicted "
+                    + c.getPredictedHandOffs() + ", stall " + c.getStallHandOffs() + ", computed "
+                    + c.getComputedHandOffs() + ", io " + c.getIoHandOffs());
             assertEquals(102, TestServer.get(fast, "/size?kb=0.1").body().length);
             long[] maxBehind = new long[1];
             assertEquals(100 * 1024, readSlowly(slow, server, maxBehind));

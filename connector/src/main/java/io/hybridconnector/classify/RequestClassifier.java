@@ -292,12 +292,17 @@ public final class RequestClassifier {
             if (ran) {
                 next = Math.max(0, Math.min(score + delta, MAX_BLOCK_SCORE));
             } else {
-                // Its parent answered until now. A first block counts from what the path learnt, as any block does
-                // (one stray block of a query the path never saw block, a fresh application's class loading, does not
-                // make it blocking); a first short run puts it on the short side at once, whatever its path's other
-                // queries do: that is the light query of a heavy path.
+                // Its parent answered until now. Where this first run agrees with the parent's verdict, the verdict
+                // stands (a new query of a blocking path that blocked too); otherwise this query's own runs decide
+                // from nothing: a first short run puts it on the short side at once (the light query of a heavy path),
+                // and a first block counts as one block, so a stray one (a fresh application's class loading) does
+                // not make it blocking, even after a stray block of another query of its path.
                 score = runs().blockScore;
-                next = delta > 0 ? Math.min(score + delta, MAX_BLOCK_SCORE) : 0;
+                if (delta > 0) {
+                    next = score >= BLOCKING_SCORE ? Math.min(score + delta, MAX_BLOCK_SCORE) : delta;
+                } else {
+                    next = 0;
+                }
                 computedNanos = runs().computedNanos;
                 ran = true;
             }
