@@ -14,6 +14,7 @@ import java.util.Set;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
+import io.hybridconnector.loop.LoopCounters;
 import io.hybridconnector.write.WriteCounters;
 import io.hybridconnector.write.WriteStrategy;
 
@@ -71,7 +72,7 @@ class WriteBehindTest {
             }
             assertTrue(w.getWriteBehindBytes() > 0, "nothing was left behind");
             assertEquals(0, w.getParkedWriters(), "a thread waits for the slow reader");
-            io.hybridconnector.loop.LoopCounters c = server.hybrid().counters();
+            LoopCounters c = server.hybrid().counters();
             assertEquals(0, server.hybrid().getHandOffs(), "the slow response cost a hand-off: predicted "
                     + c.getPredictedHandOffs() + ", stall " + c.getStallHandOffs() + ", computed "
                     + c.getComputedHandOffs() + ", io " + c.getIoHandOffs());

@@ -85,36 +85,35 @@ public final class RequestClassifier {
      */
     public RequestClass lookup(String path, String query) {
         if (query == null || query.isEmpty()) {
-            return lookup(classes, path, null);
+            RequestClass c = counted(classes.get(path));
+            return c != null ? c : newPath(path);
         }
         String key = path + '?' + query;
-        RequestClass c = queried.get(key);
+        RequestClass c = counted(queried.get(key));
         if (c != null) {
-            hits.increment();
             return c;
         }
-        RequestClass parent = lookup(classes, path, null);
-        if (parent == null) {
+        RequestClass parent = classes.get(path);
+        if (parent == null && (parent = newPath(path)) == null) {
             return null;
         }
         if (queried.size() >= capacity) {
             queried.clear();
             queriedResets.increment();
         }
-        return lookup(queried, key, parent);
+        RequestClass p = parent;
+        return queried.computeIfAbsent(key, k -> new RequestClass(p));
     }
 
-    private RequestClass lookup(ConcurrentHashMap<String,RequestClass> table, String key, RequestClass parent) {
-        RequestClass c = table.get(key);
-        if (c != null) {
-            hits.increment();
-            return c;
-        }
-        misses.increment();
-        if (parent == null && table.size() >= capacity) {
-            return null;
-        }
-        return table.computeIfAbsent(key, k -> new RequestClass(parent));
+    /** Counts one lookup of a request's own class, found or not (the parent's lookup for a new query is not one). */
+    private RequestClass counted(RequestClass found) {
+        (found != null ? hits : misses).increment();
+        return found;
+    }
+
+    /** @return a new path's class, or {@code null} when the table of paths is full */
+    private RequestClass newPath(String path) {
+        return classes.size() >= capacity ? null : classes.computeIfAbsent(path, k -> new RequestClass(null));
     }
 
     /** @return whether any response has ever paused with 8 KB or more gathered (cheap; read once per such response) */
@@ -269,10 +268,7 @@ public final class RequestClassifier {
          * it up; a class that stopped blocking runs on the loop again after a few short requests.
          */
         public void ranOffLoop(boolean longRun) {
-            score(longRun ? 1 : -1, true);
-            if (parent != null) {
-                parent.score(longRun ? 1 : -1, false);
-            }
+            learn(longRun ? 1 : -1);
         }
 
         /** A request of this class ran on a loop (not handed off in advance); did it block? */
@@ -280,9 +276,14 @@ public final class RequestClassifier {
             if (blocked) {
                 anyBlocking = true; // from now on requests are looked up, so that suspect classes are timed
             }
-            score(blocked ? BLOCKED_WEIGHT : -1, true);
+            learn(blocked ? BLOCKED_WEIGHT : -1);
+        }
+
+        /** A run's verdict for this class and, uncounted, for its path's. */
+        private void learn(int delta) {
+            score(delta, true);
             if (parent != null) {
-                parent.score(blocked ? BLOCKED_WEIGHT : -1, false);
+                parent.score(delta, false);
             }
         }
 
@@ -297,13 +298,13 @@ public final class RequestClassifier {
                 // from nothing: a first short run puts it on the short side at once (the light query of a heavy path),
                 // and a first block counts as one block, so a stray one (a fresh application's class loading) does
                 // not make it blocking, even after a stray block of another query of its path.
-                score = runs().blockScore;
+                score = parent.blockScore;
                 if (delta > 0) {
                     next = score >= BLOCKING_SCORE ? Math.min(score + delta, MAX_BLOCK_SCORE) : delta;
                 } else {
                     next = 0;
                 }
-                computedNanos = runs().computedNanos;
+                computedNanos = parent.computedNanos;
                 ran = true;
             }
             if (counted && (score >= BLOCKING_SCORE) != (next >= BLOCKING_SCORE)) {
@@ -372,7 +373,7 @@ public final class RequestClassifier {
 
         private void wroteOne() {
             if (!wrote) {
-                heavy = writes().heavy; // the parent answered until now: start from what it had learnt
+                heavy = parent.heavy; // the parent answered until now: start from what it had learnt
                 wrote = true;
             }
         }

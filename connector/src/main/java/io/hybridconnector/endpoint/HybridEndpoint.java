@@ -52,7 +52,10 @@ public class HybridEndpoint extends ListeningEndpoint {
 
     private static final Log log = LogFactory.getLog(HybridEndpoint.class);
 
-    /** Request classes remembered by the classifier (paths, and as many paths refined by a query); new paths beyond it are treated as light. */
+    /**
+     * Request classes remembered by the classifier (paths, and as many paths refined by a query); new paths beyond it
+     * are treated as light.
+     */
     static final int CLASSIFIER_CAPACITY = 4096;
 
     private EventLoop[] loops = new EventLoop[0];

@@ -109,6 +109,19 @@ class RequestClassifierTest {
     }
 
     @Test
+    void eachLookupCountsOnceAsAHitOrAMiss() {
+        RequestClassifier classifier = new RequestClassifier(16);
+        classifier.lookup("GET /size", null);
+        classifier.lookup("GET /size", "kb=0.1"); // the query is new; finding its path is not a second lookup
+        assertEquals(0, classifier.getHits());
+        assertEquals(2, classifier.getMisses());
+        classifier.lookup("GET /size", "kb=0.1");
+        classifier.lookup("GET /size", null);
+        assertEquals(2, classifier.getHits());
+        assertEquals(2, classifier.getMisses());
+    }
+
+    @Test
     void newPathsBeyondCapacityAreNotRemembered() {
         RequestClassifier classifier = new RequestClassifier(2);
         assertNotNull(classifier.lookup("GET /a", null));
