@@ -73,9 +73,12 @@ class WriteBehindTest {
             assertTrue(w.getWriteBehindBytes() > 0, "nothing was left behind");
             assertEquals(0, w.getParkedWriters(), "a thread waits for the slow reader");
             LoopCounters c = server.hybrid().counters();
-            assertEquals(0, server.hybrid().getHandOffs(), "the slow response cost a hand-off: predicted "
-                    + c.getPredictedHandOffs() + ", stall " + c.getStallHandOffs() + ", computed "
-                    + c.getComputedHandOffs() + ", io " + c.getIoHandOffs());
+            // Nothing waited for the slow reader. A run that computed past the budget is not about the reader: on a
+            // busy virtual machine the 100 KB body, still interpreted, once took longer than the 5 ms budget to make.
+            long waitedFor = c.getPredictedHandOffs() + c.getStallHandOffs() + c.getIoHandOffs();
+            assertEquals(0, waitedFor, "the slow response cost a hand-off: predicted " + c.getPredictedHandOffs()
+                    + ", stall " + c.getStallHandOffs() + ", io " + c.getIoHandOffs() + " (computed "
+                    + c.getComputedHandOffs() + ")");
             assertEquals(102, TestServer.get(fast, "/size?kb=0.1").body().length);
             long[] maxBehind = new long[1];
             assertEquals(100 * 1024, readSlowly(slow, server, maxBehind));

@@ -55,9 +55,9 @@ public final class RequestClassifier {
     static final int PACED_RESPONSES = 16;
 
     /** Paths: method and path. */
-    private final ConcurrentHashMap<String,RequestClass> classes = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<ClassKey,RequestClass> classes = new ConcurrentHashMap<>();
     /** Paths refined by a query: method, path, '?' and query. */
-    private final ConcurrentHashMap<String,RequestClass> queried = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<ClassKey,RequestClass> queried = new ConcurrentHashMap<>();
     /** Set once any request has blocked: until then the adapter does not even look requests up. */
     private volatile boolean anyBlocking;
     /** Set once any response paused with bytes gathered: until then writers do not look responses up for it. */
@@ -72,10 +72,9 @@ public final class RequestClassifier {
         this.capacity = capacity;
     }
 
-    /** @return a request's class: its method and path, refined by its query if it has one */
+    /** @return a request's class: its method and path, refined by its query if it has one (no allocation once seen) */
     public RequestClass lookup(Request request) {
-        String path = request.method().toString() + ' ' + request.requestURI().toString();
-        return lookup(path, request.queryString().isNull() ? null : request.queryString().toString());
+        return lookup(ClassKey.probe(request));
     }
 
     /**
@@ -84,17 +83,23 @@ public final class RequestClassifier {
      * @return the class's entry, or {@code null} when the path is new and the table of paths is full
      */
     public RequestClass lookup(String path, String query) {
-        if (query == null || query.isEmpty()) {
-            RequestClass c = counted(classes.get(path));
-            return c != null ? c : newPath(path);
+        return lookup(ClassKey.of(path, query));
+    }
+
+    /** @param probe the class's key; a query's probe is left naming its path */
+    private RequestClass lookup(ClassKey probe) {
+        if (!probe.hasQuery()) {
+            RequestClass c = counted(classes.get(probe));
+            return c != null ? c : newPath(probe);
         }
-        String key = path + '?' + query;
-        RequestClass c = counted(queried.get(key));
+        RequestClass c = counted(queried.get(probe));
         if (c != null) {
             return c;
         }
-        RequestClass parent = classes.get(path);
-        if (parent == null && (parent = newPath(path)) == null) {
+        ClassKey key = probe.copy();
+        probe.toPath();
+        RequestClass parent = classes.get(probe);
+        if (parent == null && (parent = newPath(probe)) == null) {
             return null;
         }
         if (queried.size() >= capacity) {
@@ -112,8 +117,8 @@ public final class RequestClassifier {
     }
 
     /** @return a new path's class, or {@code null} when the table of paths is full */
-    private RequestClass newPath(String path) {
-        return classes.size() >= capacity ? null : classes.computeIfAbsent(path, k -> new RequestClass(null));
+    private RequestClass newPath(ClassKey path) {
+        return classes.size() >= capacity ? null : classes.computeIfAbsent(path.copy(), k -> new RequestClass(null));
     }
 
     /** @return whether any response has ever paused with 8 KB or more gathered (cheap; read once per such response) */

@@ -3,12 +3,17 @@ package io.hybridconnector.classify;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+
 import io.hybridconnector.classify.RequestClassifier.RequestClass;
 
+import org.apache.coyote.Request;
 import org.junit.jupiter.api.Test;
 
 /** Classes are paths refined by their query: what one query learns does not decide for another it has seen run. */
@@ -128,5 +133,46 @@ class RequestClassifierTest {
         assertNotNull(classifier.lookup("GET /b", "x=1"));
         assertNull(classifier.lookup("GET /c", null));
         assertNull(classifier.lookup("GET /c", "x=1"), "a query of a path not remembered has no class either");
+    }
+
+    @Test
+    void aRequestIsClassedByItsBytesAsByItsStrings() {
+        RequestClassifier classifier = new RequestClassifier(16);
+        RequestClass query = classifier.lookup(request("GET", "/size", "kb=10240"));
+        assertSame(query, classifier.lookup("GET /size", "kb=10240"));
+        assertSame(classifier.lookup("GET /size", null), classifier.lookup(request("GET", "/size", null)),
+                "a query's first lookup left its path's class under the path's name");
+        assertSame(classifier.lookup("GET /size", ""), classifier.lookup(request("GET", "/size", "")));
+        assertNotSame(query, classifier.lookup(request("POST", "/size", "kb=10240")));
+        assertNotSame(query, classifier.lookup(request("GET", "/size", "kb=1024")));
+        assertEquals(5, classifier.size());
+    }
+
+    @Test
+    void aKnownRequestIsLookedUpWithoutAllocating() {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        RequestClassifier classifier = new RequestClassifier(16);
+        Request request = request("GET", "/samples/size", "kb=0.1");
+        RequestClass known = classifier.lookup(request);
+        classifier.lookup(request);
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < 10_000; i++) {
+            assertSame(known, classifier.lookup(request));
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertTrue(allocated < 1024, "10,000 lookups allocated " + allocated + " bytes");
+    }
+
+    /** A request as Tomcat's HTTP/1.1 parser leaves it: method, path and query as bytes of one buffer. */
+    private static Request request(String method, String path, String query) {
+        byte[] line = (method + ' ' + path + (query == null ? "" : "?" + query)).getBytes(StandardCharsets.ISO_8859_1);
+        Request r = new Request();
+        r.method().setBytes(line, 0, method.length());
+        int pathStart = method.length() + 1;
+        r.requestURI().setBytes(line, pathStart, path.length());
+        if (query != null) {
+            r.queryString().setBytes(line, pathStart + path.length() + 1, query.length());
+        }
+        return r;
     }
 }

@@ -24,8 +24,11 @@ import org.junit.jupiter.api.Test;
 class EventLoopFairnessTest {
 
     private static final long BUDGET_MILLIS = 5;
-    /** The budget, the detector's lateness and a loaded CI machine's scheduling. */
-    private static final long BOUND_MILLIS = 40;
+    /**
+     * The budget, the detector's lateness and a loaded CI machine's scheduling (43 ms once on a busy virtual machine,
+     * 2026-11-26); far below the 300 ms a run that kept its loop would make the other connection wait.
+     */
+    private static final long BOUND_MILLIS = 100;
 
     @Test
     void aComputingRunGivesTheLoopUpWhenAnotherConnectionIsReady() throws Exception {
