@@ -77,7 +77,8 @@ class BlockPredictionTest {
             assertEquals(1, server.hybrid().stats().getClassifierBlockingClasses(), "GET /upstream not learnt");
             // Learnt and kept: a class whose requests wait 1 ms must not drift back to the loop after a few short
             // predicted runs and be learnt again (each round trip blocks the loop once more). Judged by wall time
-            // alone it flipped 146-427 times in these 1,200 requests; measured, 1-3 times (11 once on a busy virtual machine).
+            // alone it flipped 146-427 times in these 1,200 requests; measured, 1-3 times (11 once on a busy virtual
+            // machine).
             assertTrue(flips <= 30, "GET /upstream was reclassified " + flips + " times");
             assertTrue(c.getPredictedHandOffs() > 300, "predicted hand-offs: " + c.getPredictedHandOffs());
         }

@@ -111,9 +111,9 @@ final class Admission {
      * least-recently-used idle connection of any loop, as the acceptor thread does: at once if it is this loop's, or by
      * its own loop, whose close wakes the holding loop again (this loop's own idlest closed instead before, so which
      * connection went depended on which loop the client reached). With no idle connection anywhere the client is not
-     * admitted: the loop holds it and stops accepting, and the clients behind it wait in the listening socket's backlog,
-     * as they wait on stock NIO, until a connection closes or goes idle ({@link #connectionClosed}, {@link #connectionIdle}) or the loop's
-     * once-a-second backstop tries again. Leader only.
+     * admitted: the loop holds it and stops accepting, and the clients behind it wait in the listening socket's
+     * backlog, as they wait on stock NIO, until a connection closes or goes idle ({@link #connectionClosed},
+     * {@link #connectionIdle}) or the loop's once-a-second backstop tries again. Leader only.
      *
      * @return whether the client is admitted (and counted)
      */

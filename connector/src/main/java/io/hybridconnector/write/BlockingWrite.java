@@ -59,8 +59,8 @@ public interface BlockingWrite {
     int write(ByteBuffer head, ByteBuffer body, RequestClass requestClass, boolean resumed) throws IOException;
 
     /**
-     * @return whether large writes should be given their response's class (a classifier lookup: method and path, refined by the query);
-     *         only then does the caller pay for it
+     * @return whether large writes should be given their response's class (a classifier lookup: method and path,
+     *         refined by the query); only then does the caller pay for it
      */
     default boolean usesRequestClass() {
         return false;
