@@ -13,7 +13,7 @@ import io.hybridconnector.loop.ComputeLane;
 import org.junit.jupiter.api.Test;
 
 /**
- * Requests known to compute run at most {@link ComputeLane#lanesFor two per CPU} at once, through real sockets on a
+ * Requests known to compute run at most {@link ComputeLane#lanesFor three per CPU} at once, through real sockets on a
  * one-loop server: with more computing connections than lanes, the servlet never sees more of them at once than the
  * lanes (plus any that waited their maximum and ran anyway), every request is answered, and a light request on
  * another connection meanwhile stays on the loop. Stock NIO runs them all at once, in the same body, as the reference.

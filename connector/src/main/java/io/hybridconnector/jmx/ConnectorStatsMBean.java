@@ -37,7 +37,7 @@ public interface ConnectorStatsMBean {
      */
     long getPacedLooks();
 
-    /** Requests known to compute that may run at once (two per CPU), so that the loops keep a third of each CPU. */
+    /** Requests known to compute that may run at once (three per CPU), so that the loops keep a quarter of each CPU. */
     int getComputeLanes();
     /** Requests known to compute running in a lane now. */
     int getComputeLanesBusy();

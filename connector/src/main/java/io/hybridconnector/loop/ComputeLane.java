@@ -11,20 +11,22 @@ import java.util.concurrent.atomic.LongAdder;
  * because it computes is another thread. Beside k of those on one CPU, each of the loop's short requests waits for k
  * time slices whenever the loop is preempted (measured: 4 requests computing 20 ms, one core, light p99 10.4 ms against
  * stock NIO's 6.0, whose short requests run on many briefly woken threads). Running at most
- * {@link #lanesFor two per CPU} of them at once keeps that wait to two slices (short ones: the stall detector's
- * paced looks end each within a millisecond of its slice, {@link PreemptionPacer}) and leaves each loop a third of
+ * {@link #lanesFor three per CPU} of them at once keeps that wait to three slices (short ones: the stall detector's
+ * paced looks end each within a millisecond of its slice, {@link PreemptionPacer}) and leaves each loop a quarter of
  * its CPU at least; the computing requests lose nothing on one core (it gives the same CPU time, just to fewer
  * threads at a time) and run first come, first served instead of side by side.
  * <p>
- * Why two and not three: the count sets how the core is split between the loop and the computing requests, where stock
- * NIO's split depends on how many of its workers the light load keeps runnable. Measured on one core beside 4 requests
- * computing 20 ms, paced, same build with {@code io.hybridconnector.computeLanes} 2 and 3, 4 interleaved runs of 5
- * rounds each (AMD EPYC guest, 2026-11-26 late morning): with three, light p99 12.2-14.1 ms against stock's 7.57-8.67
- * in every run and light 0.62x-0.77x stock's throughput, heavy 1.08x-1.21x; with two, light p99 within stock's + 2 ms
- * in two runs of four (7.65 and 9.88 ms against 7.74 and 8.41; 11.9 and 13.2 in the others against 8.35-8.56), light
- * 0.94x-1.27x, heavy 1.08x-1.23x. Earlier that day, on an Intel Xeon guest, three had given the computing requests
- * stock's throughput (35.7 against 35.7 req/s, two: 32.0 against 34.7, 0.92x) for a p99 of 6.86 ms against 5.82 with
- * two (stock 5.58-5.72): two meets the heavy bound (0.9x) on both machines and costs the light requests less on both.
+ * Why three: the count sets how a core is split between the loop and the computing requests, where stock NIO's split
+ * depends on how many of its workers the light load keeps runnable, which differs from machine to machine. With two,
+ * the computing requests get at most two thirds of the core, and on two machines of three measured stock gave them
+ * more. One core beside 4 requests computing 20 ms, same build with {@code io.hybridconnector.computeLanes} 2 and 3,
+ * interleaved runs of 5 rounds: on an AMD EPYC guest (2026-11-26 afternoon, 4 runs) two gave them 0.88x-0.89x
+ * stock's throughput (32.5-32.7 against 36.5-37.0 req/s), three 0.96x-0.99x, the light requests 1.38x-1.70x stock's
+ * throughput with two and 1.36x-1.38x with three, light p99 within stock's + 2 ms with both (three: 5.84-5.98 ms
+ * against stock's 5.32-5.91); on an Intel Xeon guest (that morning) two 0.92x, three 1.00x, light p99 5.82 and 6.86
+ * ms (stock 5.58-5.72). On a slower AMD guest (late that morning), where our short requests cost more CPU than
+ * stock's in this mix, three put the light requests at 0.62x-0.77x stock's throughput (two: 0.94x-1.27x) and the
+ * computing ones at 1.08x-1.21x (two: 1.08x-1.23x): neither count met every bound there.
  * <p>
  * A request waits for a lane at most as long as it would have taken on stock NIO, sharing the CPUs with every
  * computing request there is (its class's CPU time x those requests / CPUs), then runs anyway: requests of equal size
@@ -66,9 +68,9 @@ public final class ComputeLane {
         return new ComputeLane(Integer.getInteger("io.hybridconnector.computeLanes", lanesFor(cpus)), cpus);
     }
 
-    /** @return two lanes per CPU this process may run on: the loops then get at least a third of each */
+    /** @return three lanes per CPU this process may run on: the loops then get at least a quarter of each */
     public static int lanesFor(int cpus) {
-        return 2 * Math.max(1, cpus);
+        return 3 * Math.max(1, cpus);
     }
 
     /**

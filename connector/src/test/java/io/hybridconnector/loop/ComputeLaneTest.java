@@ -110,9 +110,9 @@ class ComputeLaneTest {
     }
 
     @Test
-    void twoLanesPerCpu() {
-        assertEquals(2, ComputeLane.lanesFor(1));
-        assertEquals(4, ComputeLane.lanesFor(2));
-        assertEquals(2, ComputeLane.lanesFor(0));
+    void threeLanesPerCpu() {
+        assertEquals(3, ComputeLane.lanesFor(1));
+        assertEquals(6, ComputeLane.lanesFor(2));
+        assertEquals(3, ComputeLane.lanesFor(0));
     }
 }
