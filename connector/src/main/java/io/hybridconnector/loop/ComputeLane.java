@@ -20,10 +20,10 @@ import java.util.concurrent.atomic.LongAdder;
  * depends on how many of its workers the light load keeps runnable, which differs from machine to machine. With two,
  * the computing requests get at most two thirds of the core, and on two machines of three measured stock gave them
  * more. One core beside 4 requests computing 20 ms, same build with {@code io.hybridconnector.computeLanes} 2 and 3,
- * interleaved runs of 5 rounds: on an AMD EPYC guest (2026-11-26 afternoon, 4 runs) two gave them 0.88x-0.89x
- * stock's throughput (32.5-32.7 against 36.5-37.0 req/s), three 0.96x-0.99x, the light requests 1.38x-1.70x stock's
- * throughput with two and 1.36x-1.38x with three, light p99 within stock's + 2 ms with both (three: 5.84-5.98 ms
- * against stock's 5.32-5.91); on an Intel Xeon guest (that morning) two 0.92x, three 1.00x, light p99 5.82 and 6.86
+ * interleaved runs of 5 rounds: on an AMD EPYC guest (2026-11-26 afternoon, 4 runs each) two gave them 0.88x-0.91x
+ * stock's throughput (32.5-32.7 against 36.0-37.0 req/s), three 0.96x-0.99x, the light requests 1.67x-1.71x stock's
+ * throughput with two and 1.22x-1.40x with three, light p99 within stock's + 2 ms with both (three: 5.84-6.25 ms
+ * against stock's 5.23-5.91); on an Intel Xeon guest (that morning) two 0.92x, three 1.00x, light p99 5.82 and 6.86
  * ms (stock 5.58-5.72). On a slower AMD guest (late that morning), where our short requests cost more CPU than
  * stock's in this mix, three put the light requests at 0.62x-0.77x stock's throughput (two: 0.94x-1.27x) and the
  * computing ones at 1.08x-1.21x (two: 1.08x-1.23x): neither count met every bound there.

@@ -172,7 +172,9 @@ public final class LoadGenerator {
         SocketChannel channel = c.channel;
         int n = channel.read(buf);
         if (n < 0) {
-            if (c.inFlight) {
+            if (c.awaitingClose) {
+                replace(c); // the server closed after its Connection: close response, as it should
+            } else if (c.inFlight) {
                 fail(c, "closed");
             } else {
                 replace(c); // the server closed an idle connection (only possible while draining)
@@ -187,10 +189,26 @@ public final class LoadGenerator {
             }
             if (c.parser.parse(buf)) {
                 complete(c, System.nanoTime());
-                if (c.channel != channel) {
-                    return; // replaced after Connection: close; the rest of the buffer was the old socket's
+                if (c.awaitingClose && !buf.hasRemaining()) {
+                    readClose(c);
+                    return;
                 }
             }
+        }
+    }
+
+    /**
+     * After a {@code Connection: close} response the server's close usually arrived with it: take it now rather than
+     * after another select round. Bytes instead of the close are an error, nothing yet leaves the connection waiting.
+     */
+    private void readClose(Connection c) throws IOException {
+        ByteBuffer buf = readBuffer;
+        buf.clear();
+        int n = c.channel.read(buf);
+        if (n < 0) {
+            replace(c);
+        } else if (n > 0) {
+            fail(c, "unsolicited-bytes");
         }
     }
 
@@ -210,7 +228,10 @@ public final class LoadGenerator {
         boolean close = p.closeAfter();
         p.reset();
         if (close) {
-            replace(c);
+            // Wait for the server's close, as browsers and HTTP libraries do: the side that closes first keeps the
+            // connection in TIME_WAIT, and a client that did kept every ephemeral port there and searched them on
+            // each connect(), which then limited the churn cell rather than the server.
+            c.awaitingClose = true;
         } else if (phase != Phase.DRAIN) {
             sendOrThink(c, now);
         }
@@ -265,7 +286,9 @@ public final class LoadGenerator {
             c.channel = ch;
             ch.configureBlocking(false);
             ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            boolean done = ch.connect(spec.target());
+            // Over loopback the handshake has usually completed by the time connect() returns EINPROGRESS: finish
+            // it at once rather than after a select round (an epoll_wait and an interest change per connection).
+            boolean done = ch.connect(spec.target()) || ch.finishConnect();
             c.key = ch.register(selector, done ? SelectionKey.OP_READ : SelectionKey.OP_CONNECT, c);
             c.connected = done;
             if (done) {
@@ -296,8 +319,8 @@ public final class LoadGenerator {
     private void housekeeping(long now) {
         long timeout = spec.requestTimeout().toNanos();
         for (Connection c : connections) {
-            if (c.inFlight && now - c.sentAt > timeout) {
-                fail(c, "timeout");
+            if ((c.inFlight || c.awaitingClose) && now - c.sentAt > timeout) {
+                fail(c, c.inFlight ? "timeout" : "no-close");
             } else if (!c.isOpen() && c.retryAt != 0 && now >= c.retryAt && phase != Phase.DRAIN) {
                 connect(c, now);
             }
@@ -327,6 +350,8 @@ public final class LoadGenerator {
         SelectionKey key;
         boolean connected;
         boolean inFlight;
+        /** The response said {@code Connection: close}; the server's close is awaited before a new connection. */
+        boolean awaitingClose;
         int written;
         long sentAt;
         /** When a thinking connection sends its next request. */
@@ -337,6 +362,7 @@ public final class LoadGenerator {
             parser.reset();
             connected = false;
             inFlight = false;
+            awaitingClose = false;
             written = 0;
             retryAt = 0;
         }
