@@ -130,6 +130,11 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     }
 
     @Override
+    public long getLoopYields() {
+        return loops().getLoopYields();
+    }
+
+    @Override
     public int getComputeLanes() {
         return computeLane.size();
     }

@@ -36,6 +36,8 @@ public interface ConnectorStatsMBean {
      * each is a point where the kernel may give a preempted loop its CPU back before the next timer tick.
      */
     long getPacedLooks();
+    /** Rounds in which a loop gave up its CPU so that requests that waited off the loops (sleep, lock) could finish. */
+    long getLoopYields();
 
     /** Requests known to compute that may run at once (three per CPU), so that the loops keep a quarter of each CPU. */
     int getComputeLanes();

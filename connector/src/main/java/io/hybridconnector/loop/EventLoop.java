@@ -211,6 +211,7 @@ public final class EventLoop {
                     housekeeping.run();
                 }
                 retryContended();
+                yieldIfRequestsWait();
                 select(now);
             }
             closeAll();
@@ -220,6 +221,17 @@ public final class EventLoop {
             // Only the selector itself gets here: every connection's and task's failure is caught where it runs.
             log.error("Event loop " + id + " failed; its connections are closed", e);
             closeAll();
+        }
+    }
+
+    /**
+     * Gives up the CPU once a round while requests moved off the loops wait and none computes, so that one that woke
+     * gets a CPU now rather than after this loop's time slice ({@link PreemptionPacer}, "Loops yield").
+     */
+    private void yieldIfRequestsWait() {
+        if (detector != null && detector.loopsYield()) {
+            counters.loopYields.increment();
+            Thread.yield();
         }
     }
 

@@ -30,6 +30,8 @@ public final class LoopCounters {
     final LongAdder timeSlicedRuns = new LongAdder();
     /** Stall detector looks made a millisecond apart because a request computed off the loops ({@link PreemptionPacer}). */
     final LongAdder pacedLooks = new LongAdder();
+    /** Rounds in which a loop gave up its CPU because requests waited off the loops ({@link PreemptionPacer}). */
+    final LongAdder loopYields = new LongAdder();
     /** Ready connections served on the operator's executor because their previous request left its loop. */
     final LongAdder executorRuns = new LongAdder();
 
@@ -112,6 +114,10 @@ public final class LoopCounters {
         return pacedLooks.sum();
     }
 
+    public long getLoopYields() {
+        return loopYields.sum();
+    }
+
     public long getTimeSlicedRuns() {
         return timeSlicedRuns.sum();
     }
@@ -142,6 +148,7 @@ public final class LoopCounters {
         reorderedBatches.reset();
         timeSlicingOn.reset();
         pacedLooks.reset();
+        loopYields.reset();
         timeSlicedRuns.reset();
         executorRuns.reset();
     }

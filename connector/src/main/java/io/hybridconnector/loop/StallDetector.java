@@ -125,6 +125,12 @@ public final class StallDetector implements Runnable {
         }
     }
 
+    /** @return whether a loop's leader should give up its CPU once this round ({@link PreemptionPacer#loopsYield}) */
+    boolean loopsYield() {
+        PreemptionPacer paced = pacer;
+        return paced != null && paced.loopsYield();
+    }
+
     /** A leader started a run. Costs one volatile read unless the detector is parked. */
     void activity() {
         if (sleeping) {
@@ -206,6 +212,10 @@ public final class StallDetector implements Runnable {
     }
 
     private void parkUntilActivity() {
+        PreemptionPacer paced = pacer;
+        if (paced != null) {
+            paced.stopLooking();
+        }
         sleeping = true;
         // Re-check after publishing 'sleeping': a leader that began a run before it saw the flag is seen here (its
         // runSeq write precedes its read of the flag), and so is a hold listed before it saw the flag.

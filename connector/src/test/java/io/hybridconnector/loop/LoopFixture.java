@@ -29,7 +29,7 @@ final class LoopFixture implements AutoCloseable {
         EventLoop[] loops = { loop };
         pool.start(loops);
         // Paced from the first computing thread, as a one-CPU server with two of them would be.
-        PreemptionPacer pacer = new PreemptionPacer(pool, counters, pacedLookNanos, 0);
+        PreemptionPacer pacer = new PreemptionPacer(pool, counters, pacedLookNanos, 0, true);
         detector.start(loops, null, pacer, "loop-test-detector");
     }
 
