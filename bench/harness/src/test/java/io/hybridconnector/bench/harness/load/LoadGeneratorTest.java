@@ -55,14 +55,15 @@ class LoadGeneratorTest {
 
     /**
      * After a {@code Connection: close} response the client waits for the server's close, as browsers and HTTP
-     * libraries do, so the server's side ends in TIME_WAIT. A client that closed first kept every one of its ephemeral
-     * ports in TIME_WAIT (28,232 at 20,000 connections a second), and each connect() searched that space: the churn cell
-     * measured the load generator's port search rather than the server.
+     * libraries do, so the server's side ends in TIME_WAIT. A client that closed first kept every one of its
+     * ephemeral ports in TIME_WAIT (28,232 at 20,000 connections a second), and each connect() searched that space:
+     * the churn cell measured the load generator's port search rather than the server.
      */
     @Test
     void closeEachWaitsForTheServerToCloseFirst() throws Exception {
         try (TinyServer server = new TinyServer(n -> new String[] {
-                "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", TinyServer.LINGER_THEN_CLOSE })) {
+                "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok",
+                TinyServer.LINGER_THEN_CLOSE })) {
             CellResult r = LoadGenerator.run(spec(server, 2).withExpectedBodyBytes(2).withCloseEach(true));
             assertEquals(0, r.errorCount(), r.errorsText());
             assertTrue(r.requests() > 5, "requests " + r.requests());
