@@ -38,6 +38,10 @@ public final class LoopThread extends Thread {
     /** Detector only ({@link TimeSlicing}): the {@link #offLoopSince} it saw last, and this thread's CPU time then. */
     long seenOffLoopSince;
     long cpuAtFirstSight;
+    /** Detector only ({@link PreemptionPacer}): the {@link #offLoopSince} and this thread's CPU time at its last look. */
+    long pacerSawOffLoopSince;
+    long pacerSawCpuNanos;
+    long pacerSawAtNanos;
 
     /** Through {@link ConnectorThreads#create} only: no inherited thread locals, the connector's class loader. */
     LoopThread(LoopThreadPool pool, String name, Object firstAssignment) {

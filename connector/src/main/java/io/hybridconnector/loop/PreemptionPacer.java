@@ -2,6 +2,8 @@ package io.hybridconnector.loop;
 
 import java.util.concurrent.TimeUnit;
 
+import io.hybridconnector.classify.ThreadTimes;
+
 /**
  * How often the stall detector looks while more requests compute off the loops than there are CPUs: every
  * {@link #DEFAULT_PACED_LOOK_NANOS millisecond} instead of every budget, so that a loop that lost its CPU to a computing
@@ -38,7 +40,9 @@ import java.util.concurrent.TimeUnit;
  * one core beside 4 connections sleeping 20 ms (50 light connections, 5 rounds): their throughput 171 req/s against
  * stock NIO's 187 (0.91x) without, 184 against 184 with, the light requests 1.44x and 1.45x stock's throughput. Not
  * while any request computes: a yield then gives the computing thread its turn, which the loop's connections would
- * wait out. Cost: one {@code sched_yield} per round of a loop while such requests wait, nothing otherwise. Counted:
+ * wait out, nor while a request off the loops that waited before now runs (it used a quarter of the time since the
+ * previous look on a CPU: a query done, its result being rendered). Cost: one {@code sched_yield} per round of a loop
+ * while such requests wait, and for the detector one read of each such thread's CPU clock per look. Counted:
  * {@code LoopYields} (MBean). The system property {@code io.hybridconnector.loopYields=false} turns it off.
  * <p>
  * Stall detector only, apart from construction and {@link #loopsYield}.
@@ -93,14 +97,17 @@ public final class PreemptionPacer {
         }
         int computing = 0;
         int waiting = 0;
+        boolean runningLong = false;
+        long now = System.nanoTime();
         for (LoopThread t : pool.threads()) {
             if (t.computesOffLoop()) {
                 computing++;
             } else if (t.offLoopSince() != 0) {
                 waiting++;
+                runningLong |= yieldToWaiters && ranMostSinceLastLook(t, now);
             }
         }
-        boolean yield = yieldToWaiters && waiting > 0 && computing == 0;
+        boolean yield = yieldToWaiters && waiting > 0 && computing == 0 && !runningLong;
         if (loopsYield != yield) {
             loopsYield = yield;
         }
@@ -109,6 +116,22 @@ public final class PreemptionPacer {
         }
         counters.pacedLooks.increment();
         return pacedLookNanos;
+    }
+
+    /**
+     * @return whether a thread off the loops that is not known to compute used a quarter or more of the time since the
+     *         detector's previous look on a CPU: a request that waited (for JDBC, say) and now computes (renders its
+     *         result). Yielding to it would give it the loop's CPU for a slice each round.
+     */
+    private static boolean ranMostSinceLastLook(LoopThread t, long now) {
+        long since = t.offLoopSince();
+        long cpu = ThreadTimes.cpuNanosOf(t);
+        boolean seenBefore = t.pacerSawOffLoopSince == since && cpu >= 0;
+        boolean ran = seenBefore && (cpu - t.pacerSawCpuNanos) * 4 >= now - t.pacerSawAtNanos;
+        t.pacerSawOffLoopSince = since;
+        t.pacerSawCpuNanos = cpu;
+        t.pacerSawAtNanos = now;
+        return ran;
     }
 
     /** The detector stops looking (nothing runs on the loops): no loop should go on yielding meanwhile. */

@@ -16,6 +16,7 @@ final class LoopFixture implements AutoCloseable {
     final LoopCounters counters = new LoopCounters();
     final LoopThreadPool pool = new LoopThreadPool("loop-test", 4, true);
     final StallDetector detector;
+    final PreemptionPacer pacer;
     final EventLoop loop;
 
     LoopFixture(long budgetMillis, long warnMillis) throws IOException {
@@ -29,7 +30,7 @@ final class LoopFixture implements AutoCloseable {
         EventLoop[] loops = { loop };
         pool.start(loops);
         // Paced from the first computing thread, as a one-CPU server with two of them would be.
-        PreemptionPacer pacer = new PreemptionPacer(pool, counters, pacedLookNanos, 0, true);
+        pacer = new PreemptionPacer(pool, counters, pacedLookNanos, 0, true);
         detector.start(loops, null, pacer, "loop-test-detector");
     }
 

@@ -134,6 +134,25 @@ class PreemptionPacerTest {
     }
 
     @Test
+    void theLoopStopsYieldingWhenARequestThatWaitedRunsOnTheCpu() throws Exception {
+        try (LoopFixture f = new LoopFixture(BUDGET_MILLIS, -1)) {
+            boolean[] yields = new boolean[2];
+            Connection heavy = f.connect("heavy", () -> {
+                LoopFixture.sleep(100); // a query: the loop moves away at the detector's first look
+                LoopFixture.sleep(3 * BUDGET_MILLIS); // the detector looks meanwhile, every budget
+                yields[0] = f.pacer.loopsYield();
+                LoopFixture.spin(4 * BUDGET_MILLIS); // its result rendered
+                yields[1] = f.pacer.loopsYield();
+            });
+            heavy.ready();
+            assertTrue(heavy.done.await(5, TimeUnit.SECONDS), "the heavy run did not end");
+            assertEquals(1, f.counters.getStallHandOffs(), "the waiting run should have lost its loop as blocked");
+            assertTrue(yields[0], "the loop did not yield while the request waited off it");
+            assertFalse(yields[1], "the loop would yield while the request that waited ran on the CPU");
+        }
+    }
+
+    @Test
     void pacingOffNeverPaces() throws Exception {
         try (LoopFixture f = new LoopFixture(BUDGET_MILLIS, -1)) {
             PreemptionPacer off = new PreemptionPacer(f.pool, f.counters, 0, 0, true);
