@@ -38,7 +38,7 @@ public final class LoopThread extends Thread {
     /** Detector only ({@link TimeSlicing}): the {@link #offLoopSince} it saw last, and this thread's CPU time then. */
     long seenOffLoopSince;
     long cpuAtFirstSight;
-    /** Detector only ({@link PreemptionPacer}): the {@link #offLoopSince} and this thread's CPU time at its last look. */
+    /** Detector only ({@link PreemptionPacer}): {@link #offLoopSince}, CPU time and time at its previous look. */
     long pacerSawOffLoopSince;
     long pacerSawCpuNanos;
     long pacerSawAtNanos;
