@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -33,6 +35,8 @@ public final class Compare {
     private static final PrintStream OUT = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     private static final List<String> CONNECTORS = List.of("nio", "ours");
     private static final List<String> LABELS = List.of("stock NIO", "ours (hybrid)");
+    /** Host steal, as a share of the CPUs' time in a fairness round, above which the row is reported disturbed. */
+    private static final double STEAL_DISTURBED = 0.02;
 
     private Compare() {
     }
@@ -172,19 +176,41 @@ public final class Compare {
         }
         Fairness fairness = new Fairness(seconds(o.cellWarmupSeconds), seconds(o.fairnessSeconds), timeout);
         List<Fairness.Result> results = new ArrayList<>();
+        Map<String, Double> maxSteal = new LinkedHashMap<>();
         for (int round = 1; round <= o.rounds; round++) {
             for (Fairness.Scenario s : o.fairness) {
                 for (int i = 0; i < CONNECTORS.size(); i++) {
+                    long[] before = ProcStats.stealAndTotalTicks();
                     Fairness.Result r = fairness.run(ports[i], s, CONNECTORS.get(i), round);
+                    double steal = ProcStats.stealShare(before, ProcStats.stealAndTotalTicks());
+                    maxSteal.merge(s.name(), steal, Math::max);
                     results.add(r);
-                    OUT.printf("round %d/%d %-13s %-22s %s%n", round, o.rounds, LABELS.get(i), s.name(),
-                            Fairness.brief(r));
+                    OUT.printf("round %d/%d %-13s %-22s %s  host steal %s%n", round, o.rounds, LABELS.get(i),
+                            s.name(), Fairness.brief(r), Stats.format(steal));
                 }
             }
         }
         String cores = pinning.enabled() ? "1 core (taskset CPU " + pinning.serverCpu() + "; the load generators on "
                 + "another)" : Machine.onlineCpus() + " cores shared with the load generators";
-        return "\n" + Fairness.table(results, o.fairness, CONNECTORS, LABELS, cores);
+        return "\n" + Fairness.table(results, o.fairness, CONNECTORS, LABELS, cores) + hostSteal(maxSteal);
+    }
+
+    /**
+     * The most host steal time in any round of each fairness row, as a share of the CPUs' time: those rows measure
+     * scheduling, which a busy hypervisor disturbs for both connectors alike.
+     */
+    private static String hostSteal(Map<String, Double> maxSteal) {
+        StringBuilder sb = new StringBuilder("\nHost steal time (this virtual machine's CPUs were ready to run while the "
+                + "hypervisor ran something else), most in any round, share of the CPUs' time:");
+        double worst = 0;
+        for (Map.Entry<String, Double> e : maxSteal.entrySet()) {
+            sb.append(' ').append(e.getKey()).append(' ').append(Stats.format(e.getValue())).append(';');
+            worst = Math.max(worst, e.getValue());
+        }
+        sb.setLength(sb.length() - 1);
+        return sb.append(worst > STEAL_DISTURBED ? " - over " + Stats.format(STEAL_DISTURBED) + ": the host "
+                + "disturbed that row's latencies and throughputs for both connectors; run it again.\n" : ".\n")
+                .toString();
     }
 
     private static String brief(Measurement m) {

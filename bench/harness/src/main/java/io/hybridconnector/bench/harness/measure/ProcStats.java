@@ -123,6 +123,31 @@ public final class ProcStats {
         throw new IOException("no " + prefix.trim() + " line in /proc/stat");
     }
 
+    /**
+     * Steal and total ticks of all CPUs from /proc/stat. Steal is time this virtual machine's CPUs wanted to run while
+     * the hypervisor ran something else: in a window with much of it, both connectors' latencies and throughputs
+     * are disturbed by the host, not by either connector.
+     */
+    public static long[] stealAndTotalTicks() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
+            if (line.startsWith("cpu ")) {
+                String[] f = line.substring(4).trim().split("\\s+");
+                long total = 0;
+                for (int i = 0; i < Math.min(f.length, 8); i++) { // user..steal; guest is inside user
+                    total += Long.parseLong(f[i]);
+                }
+                return new long[] { f.length > 7 ? Long.parseLong(f[7]) : 0, total };
+            }
+        }
+        throw new IOException("no cpu line in /proc/stat");
+    }
+
+    /** @return steal ticks between two {@link #stealAndTotalTicks} samples as a share of the CPUs' time (0 to 1) */
+    public static double stealShare(long[] before, long[] after) {
+        long total = after[1] - before[1];
+        return total <= 0 ? 0 : (double) (after[0] - before[0]) / total;
+    }
+
     /** Context switches of the whole machine since boot ({@code ctxt} in /proc/stat). */
     public static long machineContextSwitches() throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
