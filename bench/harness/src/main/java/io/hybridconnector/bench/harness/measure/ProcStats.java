@@ -131,15 +131,20 @@ public final class ProcStats {
     public static long[] stealAndTotalTicks() throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
             if (line.startsWith("cpu ")) {
-                String[] f = line.substring(4).trim().split("\\s+");
-                long total = 0;
-                for (int i = 0; i < Math.min(f.length, 8); i++) { // user..steal; guest is inside user
-                    total += Long.parseLong(f[i]);
-                }
-                return new long[] { f.length > 7 ? Long.parseLong(f[7]) : 0, total };
+                return stealAndTotalTicks(line);
             }
         }
         throw new IOException("no cpu line in /proc/stat");
+    }
+
+    /** Steal and total ticks of one {@code cpu} line of /proc/stat (a kernel without the steal field: 0 steal). */
+    static long[] stealAndTotalTicks(String cpuLine) {
+        String[] f = cpuLine.substring(cpuLine.indexOf(' ')).trim().split("\\s+");
+        long total = 0;
+        for (int i = 0; i < Math.min(f.length, 8); i++) { // user..steal; guest is inside user
+            total += Long.parseLong(f[i]);
+        }
+        return new long[] { f.length > 7 ? Long.parseLong(f[7]) : 0, total };
     }
 
     /** @return steal ticks between two {@link #stealAndTotalTicks} samples as a share of the CPUs' time (0 to 1) */

@@ -16,6 +16,18 @@ class CountersParsingTest {
     }
 
     @Test
+    void hostStealIsTheEighthFieldOfTheCpuLineAndGuestTimeIsNotCountedTwice() {
+        // user nice system idle iowait irq softirq steal guest guest_nice
+        long[] before = ProcStats.stealAndTotalTicks("cpu  1000 0 500 2000 10 0 300 40 700 0");
+        long[] after = ProcStats.stealAndTotalTicks("cpu  1400 0 700 2300 10 0 400 140 900 0");
+        assertEquals(40, before[0]);
+        assertEquals(1000 + 500 + 2000 + 10 + 300 + 40, before[1]);
+        assertEquals(100.0 / (400 + 200 + 300 + 100 + 100), ProcStats.stealShare(before, after), 1e-9);
+        assertEquals(0, ProcStats.stealAndTotalTicks("cpu  5 0 5 10 0 0 0")[0], "a kernel without the steal field");
+        assertEquals(0.0, ProcStats.stealShare(after, after), "no time passed");
+    }
+
+    @Test
     void contextSwitchFieldsAreRead() {
         String status = "Name:\tjava\nvoluntary_ctxt_switches:\t17\nnonvoluntary_ctxt_switches:\t5\n";
         assertEquals(17, ProcStats.field(status, "voluntary_ctxt_switches:"));
