@@ -200,17 +200,19 @@ public final class Compare {
      * scheduling, which a busy hypervisor disturbs for both connectors alike.
      */
     private static String hostSteal(Map<String, Double> maxSteal) {
-        StringBuilder sb = new StringBuilder("\nHost steal time (this virtual machine's CPUs were ready to run while the "
-                + "hypervisor ran something else), most in any round, share of the CPUs' time:");
-        double worst = 0;
+        StringBuilder sb = new StringBuilder("\nHost steal time (this virtual machine's CPUs were ready to run "
+                + "while the hypervisor ran something else), most in any round, share of the CPUs' time:");
+        List<String> disturbed = new ArrayList<>();
         for (Map.Entry<String, Double> e : maxSteal.entrySet()) {
             sb.append(' ').append(e.getKey()).append(' ').append(Stats.format(e.getValue())).append(';');
-            worst = Math.max(worst, e.getValue());
+            if (e.getValue() > STEAL_DISTURBED) {
+                disturbed.add(e.getKey());
+            }
         }
         sb.setLength(sb.length() - 1);
-        return sb.append(worst > STEAL_DISTURBED ? " - over " + Stats.format(STEAL_DISTURBED) + ": the host "
-                + "disturbed that row's latencies and throughputs for both connectors; run it again.\n" : ".\n")
-                .toString();
+        return sb.append(disturbed.isEmpty() ? ".\n" : ". Over " + Stats.format(STEAL_DISTURBED) + " in "
+                + String.join(", ", disturbed) + ": the host disturbed those rows' latencies and throughputs for "
+                + "both connectors; run them again.\n").toString();
     }
 
     private static String brief(Measurement m) {
