@@ -108,19 +108,10 @@ public final class ProcStats {
      * CPU shows as busy time that is not the server's own.
      */
     public static long[] cpuBusyAndTotalTicks(int cpu) throws IOException {
-        String prefix = cpu < 0 ? "cpu " : "cpu" + cpu + " ";
-        for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
-            if (line.startsWith(prefix)) {
-                String[] f = line.substring(prefix.length()).trim().split("\\s+");
-                long total = 0;
-                for (int i = 0; i < Math.min(f.length, 8); i++) { // user..steal; guest is inside user
-                    total += Long.parseLong(f[i]);
-                }
-                long idle = Long.parseLong(f[3]) + Long.parseLong(f[4]); // idle + iowait
-                return new long[] { total - idle, total };
-            }
-        }
-        throw new IOException("no " + prefix.trim() + " line in /proc/stat");
+        String[] f = cpuFields(cpu < 0 ? "cpu " : "cpu" + cpu + " ");
+        long total = totalTicks(f);
+        long idle = Long.parseLong(f[3]) + Long.parseLong(f[4]); // idle + iowait
+        return new long[] { total - idle, total };
     }
 
     /**
@@ -129,22 +120,39 @@ public final class ProcStats {
      * are disturbed by the host, not by either connector.
      */
     public static long[] stealAndTotalTicks() throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
-            if (line.startsWith("cpu ")) {
-                return stealAndTotalTicks(line);
-            }
-        }
-        throw new IOException("no cpu line in /proc/stat");
+        return stealAndTotalTicks(cpuFields("cpu "));
     }
 
     /** Steal and total ticks of one {@code cpu} line of /proc/stat (a kernel without the steal field: 0 steal). */
     static long[] stealAndTotalTicks(String cpuLine) {
-        String[] f = cpuLine.substring(cpuLine.indexOf(' ')).trim().split("\\s+");
+        return stealAndTotalTicks(fieldsAfterName(cpuLine));
+    }
+
+    private static long[] stealAndTotalTicks(String[] f) {
+        return new long[] { f.length > 7 ? Long.parseLong(f[7]) : 0, totalTicks(f) };
+    }
+
+    /** The tick fields of the /proc/stat line that starts with {@code prefix} ("cpu " for all CPUs, "cpu0 "). */
+    private static String[] cpuFields(String prefix) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
+            if (line.startsWith(prefix)) {
+                return fieldsAfterName(line);
+            }
+        }
+        throw new IOException("no " + prefix.trim() + " line in /proc/stat");
+    }
+
+    private static String[] fieldsAfterName(String cpuLine) {
+        return cpuLine.substring(cpuLine.indexOf(' ')).trim().split("\\s+");
+    }
+
+    /** user..steal; guest time is inside user already. */
+    private static long totalTicks(String[] f) {
         long total = 0;
-        for (int i = 0; i < Math.min(f.length, 8); i++) { // user..steal; guest is inside user
+        for (int i = 0; i < Math.min(f.length, 8); i++) {
             total += Long.parseLong(f[i]);
         }
-        return new long[] { f.length > 7 ? Long.parseLong(f[7]) : 0, total };
+        return total;
     }
 
     /** @return steal ticks between two {@link #stealAndTotalTicks} samples as a share of the CPUs' time (0 to 1) */
