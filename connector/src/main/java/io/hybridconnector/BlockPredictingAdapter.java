@@ -78,12 +78,12 @@ final class BlockPredictingAdapter implements Adapter {
         boolean timed = (known != null && known.isSuspect()) || LoopThread.sampleThisRun(SAMPLE_EVERY);
         long wall0 = timed ? System.nanoTime() : 0;
         long running0 = timed ? ThreadTimes.notBlockedNanos() : 0;
-        long gc0 = timed ? ThreadTimes.gcMillis() : 0;
+        long gc0 = timed ? ThreadTimes.gcCount() : 0;
         try {
             delegate.service(req, res);
         } finally {
             boolean moved = !loop.inLoop();
-            if (!moved && timed && ThreadTimes.gcMillis() != gc0) {
+            if (!moved && timed && ThreadTimes.gcCount() != gc0) {
                 return; // timed across a garbage collection: it waited for the collector, learn nothing
             }
             long computedAfterMove = 0;
@@ -95,15 +95,20 @@ final class BlockPredictingAdapter implements Adapter {
                     return;
                 }
             }
-            // Moved by the detector: it waited or computed past the budget; either way the loop was held.
-            boolean blocked = moved || (timed &&
-                    waitedMostOfTheTime(System.nanoTime() - wall0, ThreadTimes.notBlockedNanos() - running0));
+            // Moved by the detector: it waited or computed past the budget; either way the loop was held. Not moved
+            // but timed, and waited most of its time: a wait shorter than the budget, which is weaker evidence.
+            boolean waited = !moved && timed &&
+                    waitedMostOfTheTime(System.nanoTime() - wall0, ThreadTimes.notBlockedNanos() - running0);
             RequestClass c = known;
-            if (c == null && blocked) {
+            if (c == null && (moved || waited)) {
                 c = classifier.lookup(req);
             }
             if (c != null) {
-                c.ranOnLoop(blocked);
+                if (waited) {
+                    c.waitedOnLoop();
+                } else {
+                    c.ranOnLoop(moved);
+                }
                 if (moved) {
                     // Computing: at least the budget, measured exactly by its predicted runs (no clock read on the
                     // fast path). Moved for waiting: 0.
@@ -128,7 +133,7 @@ final class BlockPredictingAdapter implements Adapter {
         // A class predicted by its path's (a query seen for the first time) is always measured: its own first run
         // decides from then on whether it hands off, so a light query of a heavy path does not go on handing off.
         boolean sampled = !known.hasRun() || LoopThread.sampleThisRun(PREDICTED_SAMPLE_EVERY);
-        long gc0 = ThreadTimes.gcMillis();
+        long gc0 = ThreadTimes.gcCount();
         long cpu0 = ThreadTimes.cpuNanos();
         long notBlocked0 = ThreadTimes.notBlockedNanos();
         long wall0 = System.nanoTime();
@@ -136,7 +141,7 @@ final class BlockPredictingAdapter implements Adapter {
             delegate.service(req, res);
         } finally {
             long wall = System.nanoTime() - wall0;
-            if (ThreadTimes.gcMillis() != gc0) {
+            if (ThreadTimes.gcCount() != gc0) {
                 return; // it waited for the collector: learn nothing
             }
             long cpu = ThreadTimes.cpuNanos() - cpu0;

@@ -40,11 +40,19 @@ public final class RequestClassifier {
     static final int FITS_TO_TURN_LIGHT = 8;
 
     /**
-     * Block score: a request that blocked on its loop adds {@link #BLOCKED_WEIGHT}, one that did not takes 1 off; a
+     * Block score: a request that held its loop adds {@link #BLOCKED_WEIGHT}, one that did not takes 1 off; a
      * class is blocking from {@link #BLOCKING_SCORE}, so one stray block (the first request of a fresh application
      * loads classes and initialises its servlet) does not make it so, two in a row do.
      */
     static final int BLOCKED_WEIGHT = 3;
+    /**
+     * What a timed run on the loop adds when it waited most of its time for less than the budget, so that the stall
+     * detector never saw it: less than a held loop, because a thread stopped for a moment by the JVM (a safepoint for
+     * a deoptimisation or a collection's clean-up) looks the same, and a fresh application's first request plus one
+     * such moment made a 0.1 KB class blocking (it then handed its loop off until sampled runs took the score down).
+     * A class that really waits shows it on every timed run, and three in a row make it blocking.
+     */
+    static final int WAITED_WEIGHT = 2;
     static final int BLOCKING_SCORE = 6;
     static final int MAX_BLOCK_SCORE = 12;
 
@@ -276,12 +284,21 @@ public final class RequestClassifier {
             learn(longRun ? 1 : -1);
         }
 
-        /** A request of this class ran on a loop (not handed off in advance); did it block? */
+        /** A request of this class ran on a loop (not handed off in advance): did the detector move the loop away? */
         public void ranOnLoop(boolean blocked) {
             if (blocked) {
                 anyBlocking = true; // from now on requests are looked up, so that suspect classes are timed
             }
             learn(blocked ? BLOCKED_WEIGHT : -1);
+        }
+
+        /**
+         * A timed request of this class ran on a loop and spent most of its time waiting, for less than the budget
+         * (the detector did not move it): a short wait, or the JVM stopping the thread for a moment.
+         */
+        public void waitedOnLoop() {
+            anyBlocking = true;
+            learn(WAITED_WEIGHT);
         }
 
         /** A run's verdict for this class and, uncounted, for its path's. */

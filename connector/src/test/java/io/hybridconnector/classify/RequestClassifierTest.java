@@ -30,6 +30,31 @@ class RequestClassifierTest {
         assertSame(path, classifier.lookup("GET /block", ""), "an empty query is the path");
     }
 
+    /**
+     * Seen once in CI: a 0.1 KB class whose first request (a fresh application) held its loop, and then one timed run
+     * that looked like a wait (the JVM stopped the thread for a moment), was learnt blocking and handed its loop off.
+     */
+    @Test
+    void aHeldLoopAndOneShortWaitAreNotTwoBlocks() {
+        RequestClassifier classifier = new RequestClassifier(16);
+        RequestClass light = classifier.lookup("GET /size", "kb=0.1");
+        light.ranOnLoop(true);
+        light.waitedOnLoop();
+        assertFalse(light.predictBlocking(), "a first request's block and one short wait");
+        for (int i = 0; i < 5; i++) {
+            light.ranOnLoop(false);
+        }
+        light.waitedOnLoop();
+        assertFalse(light.predictBlocking(), "a short wait after short runs");
+
+        RequestClass database = classifier.lookup("GET /upstream", null);
+        database.waitedOnLoop();
+        database.waitedOnLoop();
+        assertFalse(database.predictBlocking());
+        database.waitedOnLoop();
+        assertTrue(database.predictBlocking(), "a class that waits on every timed run is learnt in three");
+    }
+
     @Test
     void aLightQueryOfAHeavyPathRunsInlineOnceItRanShort() {
         RequestClassifier classifier = new RequestClassifier(16);
