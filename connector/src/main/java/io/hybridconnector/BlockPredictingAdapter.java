@@ -4,6 +4,7 @@ import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.classify.RequestClassifier.RequestClass;
 import io.hybridconnector.classify.ThreadTimes;
 import io.hybridconnector.loop.ComputeLane;
+import io.hybridconnector.loop.ComputePriority;
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.HandOffPolicy.Decision;
 import io.hybridconnector.loop.LoopThread;
@@ -20,7 +21,8 @@ import org.apache.tomcat.util.net.SocketEvent;
  * hand-off. Which classes hold loops is learnt from the requests that ran on the loop (those the detector moved, for
  * any reason, and sampled ones that waited most of their time), and re-tested now and then (see
  * {@link RequestClass}). A request of a class that computes, rather than waits, then also takes a {@link ComputeLane}
- * before it runs, so that computing requests never crowd the loops off the CPUs.
+ * before it runs, so that computing requests never crowd the loops off the CPUs, and runs at a lower priority
+ * ({@link ComputePriority}), so that the loops get more than an equal share of a core beside it.
  * <p>
  * Until some request has held a loop, the only cost is one volatile read per request.
  */
@@ -37,11 +39,14 @@ final class BlockPredictingAdapter implements Adapter {
     private final RequestClassifier classifier;
 
     private final ComputeLane lane;
+    private final ComputePriority priority;
 
-    BlockPredictingAdapter(Adapter delegate, RequestClassifier classifier, ComputeLane lane) {
+    BlockPredictingAdapter(Adapter delegate, RequestClassifier classifier, ComputeLane lane,
+            ComputePriority priority) {
         this.delegate = delegate;
         this.classifier = classifier;
         this.lane = lane;
+        this.priority = priority;
     }
 
     @Override
@@ -62,9 +67,13 @@ final class BlockPredictingAdapter implements Adapter {
                 boolean computes = computed > 0;
                 boolean inLane = computes && lane.enter(computed);
                 LoopThread.computingRequest(computes);
+                boolean lowered = computes && priority.lower();
                 try {
                     servicePredicted(known, budget, req, res);
                 } finally {
+                    if (lowered) {
+                        priority.restore();
+                    }
                     LoopThread.computingRequest(false);
                     if (inLane) {
                         lane.leave();
@@ -78,12 +87,12 @@ final class BlockPredictingAdapter implements Adapter {
         boolean timed = (known != null && known.isSuspect()) || LoopThread.sampleThisRun(SAMPLE_EVERY);
         long wall0 = timed ? System.nanoTime() : 0;
         long running0 = timed ? ThreadTimes.notBlockedNanos() : 0;
-        long gc0 = timed ? ThreadTimes.gcCount() : 0;
+        long gc0 = timed ? ThreadTimes.gcMillis() : 0;
         try {
             delegate.service(req, res);
         } finally {
             boolean moved = !loop.inLoop();
-            if (!moved && timed && ThreadTimes.gcCount() != gc0) {
+            if (!moved && timed && ThreadTimes.gcMillis() != gc0) {
                 return; // timed across a garbage collection: it waited for the collector, learn nothing
             }
             long computedAfterMove = 0;
@@ -133,7 +142,7 @@ final class BlockPredictingAdapter implements Adapter {
         // A class predicted by its path's (a query seen for the first time) is always measured: its own first run
         // decides from then on whether it hands off, so a light query of a heavy path does not go on handing off.
         boolean sampled = !known.hasRun() || LoopThread.sampleThisRun(PREDICTED_SAMPLE_EVERY);
-        long gc0 = ThreadTimes.gcCount();
+        long gc0 = ThreadTimes.gcMillis();
         long cpu0 = ThreadTimes.cpuNanos();
         long notBlocked0 = ThreadTimes.notBlockedNanos();
         long wall0 = System.nanoTime();
@@ -141,7 +150,7 @@ final class BlockPredictingAdapter implements Adapter {
             delegate.service(req, res);
         } finally {
             long wall = System.nanoTime() - wall0;
-            if (ThreadTimes.gcCount() != gc0) {
+            if (ThreadTimes.gcMillis() != gc0) {
                 return; // it waited for the collector: learn nothing
             }
             long cpu = ThreadTimes.cpuNanos() - cpu0;

@@ -5,6 +5,7 @@ import java.nio.channels.SocketChannel;
 import io.hybridconnector.endpoint.HybridEndpoint;
 import io.hybridconnector.jmx.ConnectorStats;
 import io.hybridconnector.loop.ComputeLane;
+import io.hybridconnector.loop.ComputePriority;
 import io.hybridconnector.loop.LoopCounters;
 import io.hybridconnector.schedule.ThreadModel;
 import io.hybridconnector.write.WriteCounters;
@@ -89,6 +90,20 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
      */
     public void setTimeSlicing(String mode) {
         settings.timeSlicing(mode);
+    }
+
+    /** @return the Java priority requests known to compute run at (5: normal); see {@link ComputePriority} */
+    public int getComputingRequestPriority() {
+        return settings.computePriority().priority();
+    }
+
+    /**
+     * The Java priority a request whose class computes runs at, after its loop moved away: 1 to 5 (normal, off),
+     * default 4, so that the loops' short requests get more than an equal share of a core beside it. Applied only
+     * where the JVM applies thread priorities ({@code -XX:ThreadPriorityPolicy=1}).
+     */
+    public void setComputingRequestPriority(int priority) {
+        settings.computingRequestPriority(priority);
     }
 
     /** @return after how long a loop held by one request, or without a thread, is logged (WARN); -1: never */

@@ -8,6 +8,7 @@ import javax.management.JMException;
 import io.hybridconnector.endpoint.HybridEndpoint;
 import io.hybridconnector.jmx.ConnectorStats;
 import io.hybridconnector.loop.ComputeLane;
+import io.hybridconnector.loop.ComputePriority;
 import io.hybridconnector.schedule.ThreadModel;
 import io.hybridconnector.write.WriteStrategy;
 
@@ -31,6 +32,8 @@ final class HybridSettings {
     private volatile BlockPredictingAdapter adapter;
     /** How many requests known to compute run at once; used by the adapter, read by the MBean. */
     private final ComputeLane computeLane = ComputeLane.forThisProcess();
+    /** The priority requests known to compute run at; set before the adapter is made (at start). */
+    private volatile ComputePriority computePriority = new ComputePriority(ComputePriority.DEFAULT);
 
     HybridSettings(String protocolName, HybridEndpoint endpoint) {
         this.protocolName = protocolName;
@@ -141,11 +144,25 @@ final class HybridSettings {
         }
     }
 
+    void computingRequestPriority(int priority) {
+        if (priority < Thread.MIN_PRIORITY || priority > Thread.NORM_PRIORITY) {
+            reject("computingRequestPriority=\"" + priority + "\": accepted values are " + Thread.MIN_PRIORITY +
+                    " to " + Thread.NORM_PRIORITY + " (a Java thread priority; " + Thread.NORM_PRIORITY +
+                    ": normal, off; default " + ComputePriority.DEFAULT + ")");
+        } else {
+            computePriority = new ComputePriority(priority);
+        }
+    }
+
+    ComputePriority computePriority() {
+        return computePriority;
+    }
+
     /** @return Catalina's adapter wrapped to learn which request classes block; one per connector */
     BlockPredictingAdapter adapterFor(Adapter catalina) {
         BlockPredictingAdapter a = adapter;
         if (a == null) {
-            a = new BlockPredictingAdapter(catalina, endpoint.classifier(), computeLane);
+            a = new BlockPredictingAdapter(catalina, endpoint.classifier(), computeLane, computePriority);
             adapter = a;
         }
         return a;
@@ -161,7 +178,7 @@ final class HybridSettings {
 
     /** Creates and registers the connector's MBean; a failure to register is logged, not fatal. */
     void registerStats(Object global, String domain, String name, Log log) {
-        stats = new ConnectorStats(endpoint, computeLane,
+        stats = new ConnectorStats(endpoint, computeLane, computePriority,
                 global instanceof RequestGroupInfo ? (RequestGroupInfo) global : null);
         try {
             stats.register(domain, name);
@@ -199,7 +216,8 @@ final class HybridSettings {
                 " writeStrategy=" + endpoint.getWriteStrategy().attributeValue() + " writeBehindLimit=" +
                 endpoint.getWriteBehindLimit() + " blockedHandOffMillis=" + endpoint.getBlockedHandOffMillis() +
                 " timeSlicing=" + (endpoint.isTimeSlicingEnabled() ? "auto" : "off") +
-                " loopWarnMillis=" + endpoint.getLoopWarnMillis() + " offLoopExecutor=" + offLoopExecutor() + " useAsyncIO=" + endpoint.getUseAsyncIO() +
+                " computingRequestPriority=" + computePriority + " loopWarnMillis=" + endpoint.getLoopWarnMillis() +
+                " offLoopExecutor=" + offLoopExecutor() + " useAsyncIO=" + endpoint.getUseAsyncIO() +
                 " maxConnections=" + endpoint.getMaxConnections() + " connectionTimeout=" +
                 endpoint.getConnectionTimeout() + "ms keepAliveTimeout=" +
                 (endpoint.getKeepAliveTimeout() < 0 ? "infinite" : endpoint.getKeepAliveTimeout() + "ms");

@@ -90,6 +90,7 @@ class ConfigurationTest {
             "writeBehindLimit, 100, 8192 to 67108864",
             "threads, 0, positive",
             "blockedHandOffMillis, 0, 1 to 1000",
+            "computingRequestPriority, 7, 1 to 5",
             "loops, 0, 1 or more" })
     void inapplicableAttributeStopsStartUp(String attribute, String value, String advice) throws Exception {
         // As in server.xml: the Connector passes the attribute to the protocol, whose init fails...

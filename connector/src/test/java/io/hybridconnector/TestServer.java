@@ -269,10 +269,17 @@ final class TestServer implements AutoCloseable {
                     x = x * 6364136223846793005L + 1442695040888963407L;
                 }
             }
-            byte[] body = ("computed " + ms + " " + (x & 1)).getBytes(StandardCharsets.US_ASCII);
+            String nice = req.getParameter("nice") == null ? "" : " nice " + niceOfThisThread();
+            byte[] body = ("computed " + ms + " " + (x & 1) + nice).getBytes(StandardCharsets.US_ASCII);
             resp.setContentLength(body.length);
             resp.getOutputStream().write(body);
         }
+    }
+
+    /** @return the calling thread's nice value, the 19th field of its {@code /proc/thread-self/stat} */
+    static int niceOfThisThread() throws IOException {
+        String stat = java.nio.file.Files.readString(java.nio.file.Paths.get("/proc/thread-self/stat"));
+        return Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16]);
     }
 
     /** Reports the thread and the frames beneath the servlet. */

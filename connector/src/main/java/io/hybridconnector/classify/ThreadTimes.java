@@ -61,15 +61,13 @@ public final class ThreadTimes {
     }
 
     /**
-     * @return how many garbage collections the JVM has run: a request timed across one waited for the collector, not
-     *         for something of its own, and tells nothing about its class. Counted, not timed: the collectors' time is
-     *         kept in whole milliseconds, so a young collection of half a millisecond could leave it unchanged while
-     *         it stopped a 0.1 KB request long enough to look like a wait.
+     * @return the JVM's accumulated garbage-collection time in milliseconds: a request timed across a collection
+     *         waited for the collector, not for something of its own, and tells nothing about its class
      */
-    public static long gcCount() {
+    public static long gcMillis() {
         long total = 0;
         for (GarbageCollectorMXBean gc : GCS) {
-            total += Math.max(0, gc.getCollectionCount());
+            total += Math.max(0, gc.getCollectionTime());
         }
         return total;
     }

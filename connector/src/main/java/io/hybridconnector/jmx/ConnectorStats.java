@@ -8,6 +8,7 @@ import javax.management.ObjectName;
 
 import io.hybridconnector.endpoint.HybridEndpoint;
 import io.hybridconnector.loop.ComputeLane;
+import io.hybridconnector.loop.ComputePriority;
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.LoopWaitHistogram;
 import io.hybridconnector.loop.LoopCounters;
@@ -23,14 +24,17 @@ public final class ConnectorStats implements ConnectorStatsMBean {
 
     private final HybridEndpoint endpoint;
     private final ComputeLane computeLane;
+    private final ComputePriority computePriority;
     private final RequestGroupInfo global;
     private ObjectName name;
     /** Tomcat's request count when the counters were last reset: Tomcat's own bean keeps counting from start. */
     private volatile long requestsAtReset;
 
-    public ConnectorStats(HybridEndpoint endpoint, ComputeLane computeLane, RequestGroupInfo global) {
+    public ConnectorStats(HybridEndpoint endpoint, ComputeLane computeLane, ComputePriority computePriority,
+            RequestGroupInfo global) {
         this.endpoint = endpoint;
         this.computeLane = computeLane;
+        this.computePriority = computePriority;
         this.global = global;
     }
 
@@ -152,6 +156,16 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     @Override
     public long getComputeLaneOverflows() {
         return computeLane.getOverflowed();
+    }
+
+    @Override
+    public long getComputePriorityLowered() {
+        return computePriority.getLowered();
+    }
+
+    @Override
+    public long getComputePriorityRetired() {
+        return computePriority.getRetired();
     }
 
     @Override

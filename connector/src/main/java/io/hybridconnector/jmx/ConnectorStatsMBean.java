@@ -47,6 +47,10 @@ public interface ConnectorStatsMBean {
     long getComputeLaneWaits();
     /** Of those, the ones that waited as long as they would have taken on stock NIO and then ran without a lane. */
     long getComputeLaneOverflows();
+    /** Requests known to compute that ran below normal priority ({@code computingRequestPriority}). */
+    long getComputePriorityLowered();
+    /** Of their threads, those that could not get back to normal priority (unprivileged) and ended after. */
+    long getComputePriorityRetired();
 
     /**
      * Ready connections served on the executor the operator gave ({@code executor}, {@code useVirtualThreads}, Spring

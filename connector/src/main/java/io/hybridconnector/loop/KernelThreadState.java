@@ -29,6 +29,18 @@ final class KernelThreadState {
         }
     }
 
+    /** @return the calling thread's nice value (-20 to 19), or 0 where {@code /proc/thread-self} does not exist */
+    static int currentNice() {
+        try {
+            String stat = Files.readString(THREAD_SELF.resolve("stat"));
+            // After "tid (comm) ", the nice value is the 17th field (19th of the line).
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ", 18);
+            return Integer.parseInt(fields[16]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
     /**
      * @return {@code 1} if the thread sleeps in the kernel (state S or D), {@code 0} if it runs or waits for a CPU,
      *         {@code -1} if unknown

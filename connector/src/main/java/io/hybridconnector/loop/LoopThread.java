@@ -79,12 +79,23 @@ public final class LoopThread extends Thread {
                     pool.runTask((Runnable) work);
                 }
                 offLoopSince = 0;
-                work = pool.nextWork(this);
+                work = retiring ? pool.retire() : pool.nextWork(this);
             }
         } finally {
             closeOwned();
             pool.onExit(this);
         }
+    }
+
+    /** Set by the thread itself: it ends once its current work is done ({@link ComputePriority}). */
+    private boolean retiring;
+
+    /**
+     * Ends this thread once its current work is done, instead of taking more: it could not get back to normal
+     * priority after a computing request. Own thread only.
+     */
+    void retireAfterWork() {
+        retiring = true;
     }
 
     /** What this thread owns until it exits (its socket waiter's selector). Own thread only. */

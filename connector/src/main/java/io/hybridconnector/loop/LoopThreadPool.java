@@ -166,6 +166,27 @@ public final class LoopThreadPool implements ResizableExecutor {
         return t.awaitAssignment(Long.MAX_VALUE);
     }
 
+    /**
+     * Called by a thread that ends after its work ({@link LoopThread#retireAfterWork}): a leaderless loop or a task
+     * that waited for a thread goes to a new one, as it would have gone to this one.
+     *
+     * @return {@code null}: no more work for the caller
+     */
+    Object retire() {
+        synchronized (lock) {
+            if (!stopped) {
+                Object waiting = leaderless.pollFirst();
+                if (waiting == null) {
+                    waiting = tasks.pollFirst();
+                }
+                if (waiting != null) {
+                    spawn(waiting); // one over `threads` until the caller's exit, a moment later
+                }
+            }
+        }
+        return null;
+    }
+
     void runTask(Runnable task) {
         try {
             task.run();

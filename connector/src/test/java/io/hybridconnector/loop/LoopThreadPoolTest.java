@@ -85,4 +85,35 @@ class LoopThreadPoolTest {
             pool.stop(1000);
         }
     }
+    /**
+     * A thread that could not get its normal priority back ({@link ComputePriority}) ends after its work, and a task
+     * that waited for a thread meanwhile (the pool at {@code threads}) goes to a new thread instead of waiting for good.
+     */
+    @Test
+    void aRetiringThreadEndsAndWorkWaitingForItGoesToANewThread() throws Exception {
+        LoopThreadPool pool = new LoopThreadPool("pool-test", 1, true);
+        try {
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CompletableFuture<Thread> first = new java.util.concurrent.CompletableFuture<>();
+            java.util.concurrent.CompletableFuture<Thread> second = new java.util.concurrent.CompletableFuture<>();
+            pool.execute(() -> {
+                LoopThread.current().retireAfterWork();
+                first.complete(Thread.currentThread());
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            Thread retiring = first.get(10, TimeUnit.SECONDS);
+            pool.execute(() -> second.complete(Thread.currentThread())); // queued: the only thread is busy
+            release.countDown();
+            Thread next = second.get(10, TimeUnit.SECONDS);
+            assertTrue(next != retiring, "the retiring thread took more work");
+            retiring.join(10_000);
+            assertTrue(!retiring.isAlive(), "the retiring thread did not end");
+        } finally {
+            pool.stop(1000);
+        }
+    }
 }
