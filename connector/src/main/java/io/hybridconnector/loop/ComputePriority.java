@@ -54,8 +54,8 @@ public final class ComputePriority {
             HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
             return vm != null && "1".equals(vm.getVMOption("ThreadPriorityPolicy").getValue()) &&
                     "true".equals(vm.getVMOption("UseThreadPriorities").getValue());
-        } catch (RuntimeException e) {
-            return false; // not HotSpot
+        } catch (RuntimeException | LinkageError e) {
+            return false; // not HotSpot, or a runtime without the jdk.management module
         }
     }
 
