@@ -57,7 +57,7 @@ class ComputePriorityTest {
                 try {
                     String stat = Files.readString(task.resolve("stat"));
                     String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                    int nice = Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16]);
+                    int nice = TestServer.niceIn(stat);
                     if (name.startsWith("http-") && nice > 0) {
                         niced.add(name + " nice " + nice);
                     }

@@ -278,7 +278,11 @@ final class TestServer implements AutoCloseable {
 
     /** @return the calling thread's nice value, the 19th field of its {@code /proc/thread-self/stat} */
     static int niceOfThisThread() throws IOException {
-        String stat = java.nio.file.Files.readString(java.nio.file.Paths.get("/proc/thread-self/stat"));
+        return niceIn(java.nio.file.Files.readString(java.nio.file.Paths.get("/proc/thread-self/stat")));
+    }
+
+    /** @return the nice value in a thread's {@code stat} line: the 17th field after its name */
+    static int niceIn(String stat) {
         return Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16]);
     }
 

@@ -32,10 +32,8 @@ final class KernelThreadState {
     /** @return the calling thread's nice value (-20 to 19), or 0 where {@code /proc/thread-self} does not exist */
     static int currentNice() {
         try {
-            String stat = Files.readString(THREAD_SELF.resolve("stat"));
-            // After "tid (comm) ", the nice value is the 17th field (19th of the line).
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ", 18);
-            return Integer.parseInt(fields[16]);
+            // The nice value is the 17th field after the name (19th of the line).
+            return Integer.parseInt(afterName(Files.readString(THREAD_SELF.resolve("stat"))).split(" ", 18)[16]);
         } catch (IOException | RuntimeException e) {
             return 0;
         }
@@ -50,13 +48,15 @@ final class KernelThreadState {
             return -1;
         }
         try {
-            String stat = Files.readString(Paths.get("/proc/self/task/" + tid + "/stat"));
-            // "tid (comm) S ...": comm may hold spaces and parentheses, the state follows the last ')'.
-            int close = stat.lastIndexOf(')');
-            char state = stat.charAt(close + 2);
+            char state = afterName(Files.readString(Paths.get("/proc/self/task/" + tid + "/stat"))).charAt(0);
             return state == 'S' || state == 'D' ? 1 : 0;
         } catch (IOException | RuntimeException e) {
             return -1;
         }
+    }
+
+    /** The fields of "tid (comm) S ...", from the state on: after the last ')', as comm may hold spaces and ')'. */
+    private static String afterName(String stat) {
+        return stat.substring(stat.lastIndexOf(')') + 2);
     }
 }
