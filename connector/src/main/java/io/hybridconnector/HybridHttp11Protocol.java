@@ -94,7 +94,7 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
 
     /** @return the Java priority requests known to compute run at (5: normal); see {@link ComputePriority} */
     public int getComputingRequestPriority() {
-        return settings.computePriority().priority();
+        return settings.computingRequestPriority();
     }
 
     /**

@@ -32,8 +32,10 @@ final class HybridSettings {
     private volatile BlockPredictingAdapter adapter;
     /** How many requests known to compute run at once; used by the adapter, read by the MBean. */
     private final ComputeLane computeLane = ComputeLane.forThisProcess();
-    /** The priority requests known to compute run at; set before the adapter is made (at start). */
-    private volatile ComputePriority computePriority = new ComputePriority(ComputePriority.DEFAULT);
+    /** The priority requests known to compute run at ({@code computingRequestPriority}), read at init. */
+    private volatile int computingRequestPriority = ComputePriority.DEFAULT;
+    /** Made from it at init, not before: finding how to apply it may load a native library. */
+    private ComputePriority computePriority;
 
     HybridSettings(String protocolName, HybridEndpoint endpoint) {
         this.protocolName = protocolName;
@@ -150,11 +152,18 @@ final class HybridSettings {
                     " to " + Thread.NORM_PRIORITY + " (a Java thread priority; " + Thread.NORM_PRIORITY +
                     ": normal, off; default " + ComputePriority.DEFAULT + ")");
         } else {
-            computePriority = new ComputePriority(priority);
+            computingRequestPriority = priority;
         }
     }
 
-    ComputePriority computePriority() {
+    int computingRequestPriority() {
+        return computingRequestPriority;
+    }
+
+    synchronized ComputePriority computePriority() {
+        if (computePriority == null) {
+            computePriority = new ComputePriority(computingRequestPriority);
+        }
         return computePriority;
     }
 
@@ -162,7 +171,7 @@ final class HybridSettings {
     BlockPredictingAdapter adapterFor(Adapter catalina) {
         BlockPredictingAdapter a = adapter;
         if (a == null) {
-            a = new BlockPredictingAdapter(catalina, endpoint.classifier(), computeLane, computePriority);
+            a = new BlockPredictingAdapter(catalina, endpoint.classifier(), computeLane, computePriority());
             adapter = a;
         }
         return a;
@@ -178,7 +187,7 @@ final class HybridSettings {
 
     /** Creates and registers the connector's MBean; a failure to register is logged, not fatal. */
     void registerStats(Object global, String domain, String name, Log log) {
-        stats = new ConnectorStats(endpoint, computeLane, computePriority,
+        stats = new ConnectorStats(endpoint, computeLane, computePriority(),
                 global instanceof RequestGroupInfo ? (RequestGroupInfo) global : null);
         try {
             stats.register(domain, name);
@@ -216,7 +225,7 @@ final class HybridSettings {
                 " writeStrategy=" + endpoint.getWriteStrategy().attributeValue() + " writeBehindLimit=" +
                 endpoint.getWriteBehindLimit() + " blockedHandOffMillis=" + endpoint.getBlockedHandOffMillis() +
                 " timeSlicing=" + (endpoint.isTimeSlicingEnabled() ? "auto" : "off") +
-                " computingRequestPriority=" + computePriority + " loopWarnMillis=" + endpoint.getLoopWarnMillis() +
+                " computingRequestPriority=" + computePriority() + " loopWarnMillis=" + endpoint.getLoopWarnMillis() +
                 " offLoopExecutor=" + offLoopExecutor() + " useAsyncIO=" + endpoint.getUseAsyncIO() +
                 " maxConnections=" + endpoint.getMaxConnections() + " connectionTimeout=" +
                 endpoint.getConnectionTimeout() + "ms keepAliveTimeout=" +

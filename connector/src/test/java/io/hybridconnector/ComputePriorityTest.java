@@ -2,7 +2,6 @@ package io.hybridconnector;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.Socket;
@@ -17,16 +16,17 @@ import io.hybridconnector.loop.ComputePriority;
 import org.junit.jupiter.api.Test;
 
 /**
- * Requests known to compute run one step below normal priority (nice 1) and their thread comes back to normal after,
- * where the JVM applies thread priorities: this class runs in a JVM of its own started with
- * {@code -XX:ThreadPriorityPolicy=1} (the connector's pom). Stock NIO runs the same request at nice 0, in the same
- * body.
+ * Requests known to compute run one step below normal priority (nice 1) and their thread comes back to normal after:
+ * by {@code setpriority(2)} in a JVM started without options, and by the JVM in one started with
+ * {@code -XX:ThreadPriorityPolicy=1} (this class runs in both: the connector's pom). Stock NIO runs the same request
+ * at nice 0, in the same body.
  */
 class ComputePriorityTest {
 
     @Test
     void aComputingRequestRunsBelowNormalAndItsThreadComesBack() throws Exception {
-        assumeTrue(ComputePriority.jvmAppliesPriorities(), "runs in the thread-priorities execution (pom)");
+        String how = ComputePriority.jvmAppliesPriorities() ? "by the JVM" : "by setpriority";
+        assertEquals("4 (nice 1, " + how + ")", new ComputePriority(4).toString());
         assertEquals("computed 30 1 nice 0", niceOfAComputingRequest("org.apache.coyote.http11.Http11NioProtocol"));
         assertEquals("computed 30 1 nice 1", niceOfAComputingRequest(HybridHttp11Protocol.class.getName(), "loops", "1"));
     }

@@ -22,10 +22,12 @@ import org.apache.juli.logging.LogFactory;
  * stock's throughput; at priority 3 (nice 2) that fell to 0.88x-0.94x
  * ({@code bench/main/results/2026-11-26-night-intel/}).
  * <p>
- * HotSpot applies Java priorities on Linux only under {@code -XX:ThreadPriorityPolicy=1}; without it this class does
- * nothing but say so at start. An unprivileged process may lower a thread's priority but not raise it back (the JVM
- * ignores the kernel's refusal): such a thread then ends once its request is done
- * ({@link LoopThread#retireAfterWork}), instead of leading a loop at the lower priority later.
+ * How: where HotSpot maps Java priorities to nice values ({@code -XX:ThreadPriorityPolicy=1}), by
+ * {@code Thread.setPriority}; elsewhere on Linux by {@code setpriority(2)} itself ({@link NativeNice}), since without
+ * that option HotSpot's {@code setPriority} changes nothing. Where neither works (not Linux, no native library) this
+ * class does nothing but say so at start. An unprivileged process may lower a thread's priority but not raise it back
+ * (RLIMIT_NICE 0; the JVM ignores the kernel's refusal, {@code setpriority} reports it): such a thread then ends once
+ * its request is done ({@link LoopThread#retireAfterWork}), instead of leading a loop at the lower priority later.
  */
 public final class ComputePriority {
 
@@ -34,8 +36,25 @@ public final class ComputePriority {
     /** The attribute's default: one step below normal. */
     public static final int DEFAULT = Thread.NORM_PRIORITY - 1;
 
+    /** How this JVM changes a thread's nice value. */
+    enum Mechanism {
+        /** {@code computingRequestPriority} is normal: nothing to change. */
+        OFF,
+        /** {@code Thread.setPriority}, which HotSpot applies under {@code -XX:ThreadPriorityPolicy=1}. */
+        JVM,
+        /** {@code setpriority(2)} through {@link NativeNice}. */
+        SETPRIORITY,
+        /** Neither works here; {@link #toString} says why. */
+        INACTIVE
+    }
+
     private final int priority;
-    private final boolean applied;
+    /** HotSpot's Linux mapping: one Java priority step below normal is nice 1. */
+    private final int nice;
+    /** The nice value the process's threads run at (0, unless it was started under {@code nice}). */
+    private final int normalNice;
+    private final Mechanism mechanism;
+    private final String inactiveBecause;
     private final LongAdder lowered = new LongAdder();
     private final LongAdder retired = new LongAdder();
     private final AtomicBoolean warnedOfRetirement = new AtomicBoolean();
@@ -45,7 +64,31 @@ public final class ComputePriority {
      */
     public ComputePriority(int priority) {
         this.priority = priority;
-        this.applied = priority < Thread.NORM_PRIORITY && jvmAppliesPriorities();
+        this.nice = Thread.NORM_PRIORITY - priority;
+        this.normalNice = KernelThreadState.currentNice();
+        String why = null;
+        if (priority >= Thread.NORM_PRIORITY) {
+            mechanism = Mechanism.OFF;
+        } else if (jvmAppliesPriorities()) {
+            mechanism = Mechanism.JVM;
+        } else {
+            why = whyNativeUnavailable(normalNice);
+            mechanism = why == null ? Mechanism.SETPRIORITY : Mechanism.INACTIVE;
+        }
+        this.inactiveBecause = why;
+    }
+
+    /** @return {@code null} if {@link NativeNice} works in this process, else why not */
+    private static String whyNativeUnavailable(int current) {
+        if (!System.getProperty("os.name", "").startsWith("Linux")) {
+            return "a thread has a nice value of its own only on Linux";
+        }
+        try {
+            // Raising one's own nice value to what it is always succeeds: this loads the library and tries it.
+            return NativeNice.setCurrent(current) ? null : "setpriority(2) failed";
+        } catch (LinkageError | RuntimeException e) {
+            return "no native access (" + e + "); -XX:ThreadPriorityPolicy=1 lets the JVM apply it";
+        }
     }
 
     /** @return whether HotSpot maps Java priorities to the kernel's ({@code -XX:ThreadPriorityPolicy=1}) */
@@ -61,11 +104,11 @@ public final class ComputePriority {
 
     /** @return whether computing requests run at the lower priority in this JVM */
     public boolean isApplied() {
-        return applied;
+        return mechanism == Mechanism.JVM || mechanism == Mechanism.SETPRIORITY;
     }
 
-    public int priority() {
-        return priority;
+    Mechanism mechanism() {
+        return mechanism;
     }
 
     /**
@@ -74,18 +117,25 @@ public final class ComputePriority {
      * @return whether it did, so that the caller calls {@link #restore} after the request
      */
     public boolean lower() {
-        if (!applied) {
-            return false;
+        switch (mechanism) {
+            case JVM:
+                Thread.currentThread().setPriority(priority);
+                break;
+            case SETPRIORITY:
+                if (!NativeNice.setCurrent(normalNice + nice)) {
+                    return false;
+                }
+                break;
+            default:
+                return false;
         }
-        Thread.currentThread().setPriority(priority);
         lowered.increment();
         return true;
     }
 
     /** Back to normal after the request; a thread the kernel did not let back ends after its work. */
     public void restore() {
-        Thread.currentThread().setPriority(Thread.NORM_PRIORITY);
-        if (KernelThreadState.currentNice() > 0) {
+        if (!backToNormal()) {
             LoopThread me = LoopThread.current();
             if (me != null) {
                 me.retireAfterWork();
@@ -100,6 +150,15 @@ public final class ComputePriority {
         }
     }
 
+    private boolean backToNormal() {
+        if (mechanism == Mechanism.SETPRIORITY) {
+            return NativeNice.setCurrent(normalNice);
+        }
+        // The JVM ignores the kernel's refusal: ask the kernel.
+        Thread.currentThread().setPriority(Thread.NORM_PRIORITY);
+        return KernelThreadState.currentNice() <= 0;
+    }
+
     /** @return requests that ran at the lower priority */
     public long getLowered() {
         return lowered.sum();
@@ -112,7 +171,15 @@ public final class ComputePriority {
 
     @Override
     public String toString() {
-        return priority >= Thread.NORM_PRIORITY ? "off" : priority + (applied ? "" : " (inactive: the JVM applies " +
-                "thread priorities only under -XX:ThreadPriorityPolicy=1)");
+        switch (mechanism) {
+            case OFF:
+                return "off";
+            case JVM:
+                return priority + " (nice " + nice + ", by the JVM)";
+            case SETPRIORITY:
+                return priority + " (nice " + nice + ", by setpriority)";
+            default:
+                return priority + " (inactive: " + inactiveBecause + ")";
+        }
     }
 }
