@@ -99,8 +99,8 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
 
     /**
      * The Java priority a request whose class computes runs at, after its loop moved away: 1 to 5 (normal, off),
-     * default 4, so that the loops' short requests get more than an equal share of a core beside it. Applied only
-     * where the JVM applies thread priorities ({@code -XX:ThreadPriorityPolicy=1}).
+     * default 4, so that the loops' short requests get more than an equal share of a core beside it. Applied on Linux,
+     * by the JVM under {@code -XX:ThreadPriorityPolicy=1} and by {@code setpriority(2)} without it.
      */
     public void setComputingRequestPriority(int priority) {
         settings.computingRequestPriority(priority);

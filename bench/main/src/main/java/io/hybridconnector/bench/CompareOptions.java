@@ -13,7 +13,7 @@ final class CompareOptions {
 
     static final String HELP = """
             Options (pass them as -Dbench.args="..." to exec:exec@compare):
-              --cells LIST          KBxCONCURRENCY cells, default 0.1x8,0.1x100,10x8,100x100,0.1x20close;
+              --cells LIST          KBxCONCURRENCY cells, default 0.1x8,0.1x100,10x8,10x100,100x100,0.1x20close;
                                     a "close" suffix asks Connection: close (a new connection per request)
               --sizes LIST          response sizes in KB (0.1,10,100); with --concurrency: every combination
               --concurrency LIST    connections, e.g. 8,100,1000
@@ -97,7 +97,7 @@ final class CompareOptions {
                 }
             }
         } else if (o.cells.isEmpty()) {
-            o.cells = parseCells("0.1x8,0.1x100,10x8,100x100,0.1x20close");
+            o.cells = parseCells("0.1x8,0.1x100,10x8,10x100,100x100,0.1x20close");
         }
         return o;
     }
