@@ -67,7 +67,7 @@ final class BlockPredictingAdapter implements Adapter {
                 boolean computes = computed > 0;
                 boolean inLane = computes && lane.enter(computed);
                 LoopThread.computingRequest(computes);
-                boolean lowered = computes && priority.lower();
+                boolean lowered = computes && priority.lower(lane.atMostOnePerCpu());
                 try {
                     servicePredicted(known, budget, req, res);
                 } finally {

@@ -16,37 +16,68 @@ import io.hybridconnector.loop.ComputePriority;
 import org.junit.jupiter.api.Test;
 
 /**
- * Requests known to compute run one step below normal priority (nice 1) and their thread comes back to normal after:
- * by {@code setpriority(2)} in a JVM started without options, and by the JVM in one started with
- * {@code -XX:ThreadPriorityPolicy=1} (this class runs in both: the connector's pom). Stock NIO runs the same request
- * at nice 0, in the same body.
+ * Requests known to compute run one step below normal priority (nice 1), two while at most one per CPU computes, and
+ * their thread comes back to normal after: by {@code setpriority(2)} in a JVM started without options, and by the JVM
+ * in one started with {@code -XX:ThreadPriorityPolicy=1} (this class runs in both: the connector's pom). Stock NIO runs
+ * the same requests at nice 0, in the same body.
  */
 class ComputePriorityTest {
+
+    private static final String STOCK = "org.apache.coyote.http11.Http11NioProtocol";
+    private static final String HYBRID = HybridHttp11Protocol.class.getName();
+    /** More computing requests than this machine's CPUs, beside the one that reports its nice value. */
+    private static final int CROWD = Runtime.getRuntime().availableProcessors() + 1;
 
     @Test
     void aComputingRequestRunsBelowNormalAndItsThreadComesBack() throws Exception {
         String how = ComputePriority.jvmAppliesPriorities() ? "by the JVM" : "by setpriority";
-        assertEquals("4 (nice 1, " + how + ")", new ComputePriority(4).toString());
-        assertEquals("computed 30 1 nice 0", niceOfAComputingRequest("org.apache.coyote.http11.Http11NioProtocol"));
-        assertEquals("computed 30 1 nice 1", niceOfAComputingRequest(HybridHttp11Protocol.class.getName(), "loops", "1"));
+        assertEquals("4 (nice 1, 2 while at most one per CPU computes, " + how + ")",
+                new ComputePriority(4).toString());
+        assertEquals("computed 30 1 nice 0", niceOfAComputingRequest(STOCK, 0));
+        assertEquals("computed 30 1 nice 2", niceOfAComputingRequest(HYBRID, 0, "loops", "1"));
     }
 
-    /** Teaches the server that {@code /compute} computes, then asks one more whose servlet reports its nice value. */
-    private static String niceOfAComputingRequest(String protocol, String... attributes) throws Exception {
+    @Test
+    void besideMoreComputingRequestsThanCpusItRunsOneStepBelowNormal() throws Exception {
+        assertEquals("computed 30 1 nice 0", niceOfAComputingRequest(STOCK, CROWD));
+        assertEquals("computed 30 1 nice 1", niceOfAComputingRequest(HYBRID, CROWD, "loops", "1"));
+    }
+
+    /**
+     * Teaches the server that {@code /compute} computes, starts {@code beside} requests computing 600 ms on
+     * connections of their own, then asks one more whose servlet reports its nice value.
+     */
+    private static String niceOfAComputingRequest(String protocol, int beside, String... attributes) throws Exception {
         try (TestServer server = new TestServer(protocol, attributes); Socket a = server.connect();
                 Socket b = server.connect()) {
             for (int i = 0; i < 4; i++) {
                 TestServer.get(a, "/compute?ms=30");
                 TestServer.get(b, "/compute?ms=30");
             }
-            String reported = TestServer.get(a, "/compute?ms=30&nice=1").text();
-            if (protocol.equals(HybridHttp11Protocol.class.getName())) {
-                assertTrue(server.hybrid().stats().getComputePriorityLowered() > 0, "ComputePriorityLowered");
+            List<Socket> crowd = new ArrayList<>();
+            try {
+                for (int i = 0; i < beside; i++) {
+                    Socket c = server.connect();
+                    crowd.add(c);
+                    TestServer.sendGet(c, "/compute?ms=600");
+                }
+                Thread.sleep(beside > 0 ? 100 : 0); // they are in their lanes
+                String reported = TestServer.get(a, "/compute?ms=30&nice=1").text();
+                for (Socket c : crowd) {
+                    assertEquals(200, TestServer.readResponse(c.getInputStream()).status());
+                }
+                if (protocol.equals(HYBRID)) {
+                    assertTrue(server.hybrid().stats().getComputePriorityLowered() > 0, "ComputePriorityLowered");
+                }
+                TestServer.get(b, "/size?kb=0.1");
+                List<String> niced = connectorThreadsAboveNormal();
+                assertTrue(niced.isEmpty(), protocol + ": threads left below normal priority: " + niced);
+                return reported;
+            } finally {
+                for (Socket c : crowd) {
+                    c.close();
+                }
             }
-            TestServer.get(b, "/size?kb=0.1");
-            List<String> niced = connectorThreadsAboveNormal();
-            assertTrue(niced.isEmpty(), protocol + ": threads left below normal priority: " + niced);
-            return reported;
         }
     }
 

@@ -36,6 +36,8 @@ public final class ComputePriority {
     /** The attribute's default: one step below normal. */
     public static final int DEFAULT = Thread.NORM_PRIORITY - 1;
 
+    private static final int MAX_NICE = 19;
+
     /** How this JVM changes a thread's nice value. */
     enum Mechanism {
         /** {@code computingRequestPriority} is normal: nothing to change. */
@@ -114,15 +116,17 @@ public final class ComputePriority {
     /**
      * Lowers the calling thread's priority for the computing request it is about to run.
      *
+     * @param alone whether at most one computing request per CPU runs now: then one step lower still
      * @return whether it did, so that the caller calls {@link #restore} after the request
      */
-    public boolean lower() {
+    public boolean lower(boolean alone) {
+        int step = alone ? 1 : 0;
         switch (mechanism) {
             case JVM:
-                Thread.currentThread().setPriority(priority);
+                Thread.currentThread().setPriority(Math.max(Thread.MIN_PRIORITY, priority - step));
                 break;
             case SETPRIORITY:
-                if (!NativeNice.setCurrent(normalNice + nice)) {
+                if (!NativeNice.setCurrent(Math.min(MAX_NICE, normalNice + nice + step))) {
                     return false;
                 }
                 break;
@@ -169,15 +173,19 @@ public final class ComputePriority {
         return retired.sum();
     }
 
+    private String nices() {
+        return "nice " + nice + ", " + Math.min(MAX_NICE, nice + 1) + " while at most one per CPU computes";
+    }
+
     @Override
     public String toString() {
         switch (mechanism) {
             case OFF:
                 return "off";
             case JVM:
-                return priority + " (nice " + nice + ", by the JVM)";
+                return priority + " (" + nices() + ", by the JVM)";
             case SETPRIORITY:
-                return priority + " (nice " + nice + ", by setpriority)";
+                return priority + " (" + nices() + ", by setpriority)";
             default:
                 return priority + " (inactive: " + inactiveBecause + ")";
         }
