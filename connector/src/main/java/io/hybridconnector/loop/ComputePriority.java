@@ -22,6 +22,14 @@ import org.apache.juli.logging.LogFactory;
  * stock's throughput; at priority 3 (nice 2) that fell to 0.88x-0.94x
  * ({@code bench/main/results/2026-11-26-night-intel/}).
  * <p>
+ * One step lower still while at most one computing request per CPU runs ({@link ComputeLane#atMostOnePerCpu}): a
+ * computing request alone beside a loop took 1.7x-1.8x stock's throughput at nice 1, where the light requests' share
+ * was the tight one (an AMD guest, 2026-11-26 late, one core, beside one request computing 200 ms: light 0.875x-1.08x
+ * stock's over five runs at nice 1, 1.09x-1.40x over three at nice 2, the computing request at 1.83x and 1.67x); beside
+ * several, their own throughput is the tight one (beside four computing 20 ms they had 1.07x-1.17x at nice 1 and
+ * 0.99x-1.07x at nice 2 there, 0.88x-0.94x at nice 2 on the Intel guest)
+ * ({@code bench/main/results/2026-11-26-late-amd/}).
+ * <p>
  * How: where HotSpot maps Java priorities to nice values ({@code -XX:ThreadPriorityPolicy=1}), by
  * {@code Thread.setPriority}; elsewhere on Linux by {@code setpriority(2)} itself ({@link NativeNice}), since without
  * that option HotSpot's {@code setPriority} changes nothing. Where neither works (not Linux, no native library) this
