@@ -47,7 +47,7 @@ public final class ComputePriority {
     private static final int MAX_NICE = 19;
 
     /** How this JVM changes a thread's nice value. */
-    enum Mechanism {
+    private enum Mechanism {
         /** {@code computingRequestPriority} is normal: nothing to change. */
         OFF,
         /** {@code Thread.setPriority}, which HotSpot applies under {@code -XX:ThreadPriorityPolicy=1}. */
@@ -115,10 +115,6 @@ public final class ComputePriority {
     /** @return whether computing requests run at the lower priority in this JVM */
     public boolean isApplied() {
         return mechanism == Mechanism.JVM || mechanism == Mechanism.SETPRIORITY;
-    }
-
-    Mechanism mechanism() {
-        return mechanism;
     }
 
     /**
