@@ -70,7 +70,7 @@ class ComputePriorityTest {
                     assertTrue(server.hybrid().stats().getComputePriorityLowered() > 0, "ComputePriorityLowered");
                 }
                 TestServer.get(b, "/size?kb=0.1");
-                List<String> niced = connectorThreadsAboveNormal();
+                List<String> niced = connectorThreadsBelowNormal();
                 assertTrue(niced.isEmpty(), protocol + ": threads left below normal priority: " + niced);
                 return reported;
             } finally {
@@ -81,7 +81,7 @@ class ComputePriorityTest {
         }
     }
 
-    private static List<String> connectorThreadsAboveNormal() throws IOException {
+    private static List<String> connectorThreadsBelowNormal() throws IOException {
         List<String> niced = new ArrayList<>();
         try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
             for (Path task : (Iterable<Path>) tasks::iterator) {
