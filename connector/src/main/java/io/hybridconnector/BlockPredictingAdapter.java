@@ -5,6 +5,7 @@ import io.hybridconnector.classify.RequestClassifier.RequestClass;
 import io.hybridconnector.classify.ThreadTimes;
 import io.hybridconnector.loop.ComputeLane;
 import io.hybridconnector.loop.ComputePriority;
+import io.hybridconnector.loop.ComputeShare;
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.HandOffPolicy.Decision;
 import io.hybridconnector.loop.LoopThread;
@@ -22,7 +23,8 @@ import org.apache.tomcat.util.net.SocketEvent;
  * any reason, and sampled ones that waited most of their time), and re-tested now and then (see
  * {@link RequestClass}). A request of a class that computes, rather than waits, then also takes a {@link ComputeLane}
  * before it runs, so that computing requests never crowd the loops off the CPUs, and runs at a lower priority
- * ({@link ComputePriority}), so that the loops get more than an equal share of a core beside it.
+ * ({@link ComputePriority}), so that the loops get more than an equal share of a core beside it, as many steps lower
+ * as {@link ComputeShare} says from the CPU such requests got per run of the loops.
  * <p>
  * Until some request has held a loop, the only cost is one volatile read per request.
  */
@@ -40,13 +42,15 @@ final class BlockPredictingAdapter implements Adapter {
 
     private final ComputeLane lane;
     private final ComputePriority priority;
+    private final ComputeShare share;
 
     BlockPredictingAdapter(Adapter delegate, RequestClassifier classifier, ComputeLane lane,
-            ComputePriority priority) {
+            ComputePriority priority, ComputeShare share) {
         this.delegate = delegate;
         this.classifier = classifier;
         this.lane = lane;
         this.priority = priority;
+        this.share = share;
     }
 
     @Override
@@ -65,12 +69,20 @@ final class BlockPredictingAdapter implements Adapter {
                 long budget = loop.handOffBudgetNanos();
                 long computed = known.computedNanos();
                 boolean computes = computed > 0;
+                boolean steered = computes && priority.isApplied();
+                if (steered) {
+                    share.started();
+                }
                 boolean inLane = computes && lane.enter(computed);
                 LoopThread.computingRequest(computes);
-                boolean lowered = computes && priority.lower(lane.atMostOnePerCpu());
+                boolean lowered = steered && priority.lower(share.steps());
+                long cpu0 = steered ? ThreadTimes.cpuNanos() : 0;
                 try {
                     servicePredicted(known, budget, req, res);
                 } finally {
+                    if (steered) {
+                        share.finished(ThreadTimes.cpuNanos() - cpu0);
+                    }
                     if (lowered) {
                         priority.restore();
                     }

@@ -171,7 +171,8 @@ final class HybridSettings {
     BlockPredictingAdapter adapterFor(Adapter catalina) {
         BlockPredictingAdapter a = adapter;
         if (a == null) {
-            a = new BlockPredictingAdapter(catalina, endpoint.classifier(), computeLane, computePriority());
+            a = new BlockPredictingAdapter(catalina, endpoint.classifier(), computeLane, computePriority(),
+                    endpoint.computeShare());
             adapter = a;
         }
         return a;

@@ -6,6 +6,7 @@ import java.util.concurrent.Executor;
 import java.util.function.Predicate;
 
 import io.hybridconnector.loop.ConnectorThreads;
+import io.hybridconnector.loop.ComputeShare;
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.LoopCounters;
 import io.hybridconnector.loop.LoopThreadPool;
@@ -71,6 +72,8 @@ public class HybridEndpoint extends ListeningEndpoint {
      */
     private StallDetector outputWatcher;
     private final LoopCounters counters = new LoopCounters();
+    /** How far below their configured priority computing requests run; steered by the stall detector. */
+    private final ComputeShare computeShare = new ComputeShare(Runtime.getRuntime().availableProcessors());
     /** Read and write buffers of connections between requests; made at each start, bounded as configured. */
     private volatile SocketBufferPool bufferPool = new SocketBufferPool(0, SocketBufferPool.DEFAULT_IDLE_MILLIS);
 
@@ -118,6 +121,10 @@ public class HybridEndpoint extends ListeningEndpoint {
     /** @return the loops running (empty when stopped), for the MBean's loop-wait figures */
     public EventLoop[] eventLoops() {
         return loops;
+    }
+
+    public ComputeShare computeShare() {
+        return computeShare;
     }
 
     public LoopCounters counters() {
@@ -244,7 +251,8 @@ public class HybridEndpoint extends ListeningEndpoint {
         timeSlicing = new TimeSlicing(pool, counters, detector != null && timeSlicingEnabled, n);
         scheduler = threadModel.newScheduler(pool, timeSlicing, counters, hasTaskExecutor());
         if (detector != null) {
-            detector.start(created, timeSlicing, new PreemptionPacer(pool, counters), getName() + "-stall-detector");
+            detector.start(created, timeSlicing, new PreemptionPacer(pool, counters), computeShare,
+                    getName() + "-stall-detector");
             outputWatcher = detector;
         } else {
             outputWatcher = new StallDetector(new HandOffPolicy(blockedHandOffMillis), -1);

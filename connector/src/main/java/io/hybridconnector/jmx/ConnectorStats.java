@@ -169,6 +169,21 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     }
 
     @Override
+    public int getComputeSteps() {
+        return endpoint.computeShare().steps();
+    }
+
+    @Override
+    public long getComputeStepsDown() {
+        return endpoint.computeShare().getStepsDown();
+    }
+
+    @Override
+    public long getComputeStepsUp() {
+        return endpoint.computeShare().getStepsUp();
+    }
+
+    @Override
     public long getExecutorRuns() {
         return loops().getExecutorRuns();
     }

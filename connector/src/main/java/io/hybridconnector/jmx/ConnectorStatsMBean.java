@@ -51,6 +51,15 @@ public interface ConnectorStatsMBean {
     long getComputePriorityLowered();
     /** Of their threads, those that could not get back to normal priority (unprivileged) and ended after. */
     long getComputePriorityRetired();
+    /**
+     * How many steps below {@code computingRequestPriority} computing requests start now: steered by the CPU they got
+     * per run of the loops against stock NIO's (10 us per CPU); 0 to 3.
+     */
+    int getComputeSteps();
+    /** Times the computing requests went one step lower: they got more CPU per loop run than stock gives. */
+    long getComputeStepsDown();
+    /** Times they came one step back: they got under three fifths of it. */
+    long getComputeStepsUp();
 
     /**
      * Ready connections served on the executor the operator gave ({@code executor}, {@code useVirtualThreads}, Spring

@@ -128,14 +128,6 @@ public final class ComputeLane {
         return overflowed.sum();
     }
 
-    /**
-     * @return whether the requests in a lane now are at most one per CPU, so that each shares a core with loops only
-     *         ({@link ComputePriority} lowers such a request one step more)
-     */
-    public boolean atMostOnePerCpu() {
-        return getBusy() <= cpus;
-    }
-
     /** @return requests in a lane now */
     public int getBusy() {
         return permits - lanes.availablePermits();

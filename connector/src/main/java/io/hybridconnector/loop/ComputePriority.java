@@ -22,12 +22,11 @@ import org.apache.juli.logging.LogFactory;
  * stock's throughput; at priority 3 (nice 2) that fell to 0.88x-0.94x
  * ({@code bench/main/results/2026-11-26-night-intel/}).
  * <p>
- * One step lower still while at most one computing request per CPU runs ({@link ComputeLane#atMostOnePerCpu}): a
- * computing request alone beside a loop took 1.7x-1.8x stock's throughput at nice 1, where the light requests' share
- * was the tight one (an AMD guest, 2026-11-26 late, one core, beside one request computing 200 ms: light 0.875x-1.08x
- * stock's over five runs at nice 1, 1.09x-1.40x over three at nice 2, the computing request at 1.83x and 1.67x); beside
- * several, their own throughput is the tight one (beside four computing 20 ms they had 1.07x-1.17x at nice 1 and
- * 0.99x-1.07x at nice 2 there, 0.88x-0.94x at nice 2 on the Intel guest)
+ * Lower still, by as many steps as {@link ComputeShare} says: a fixed step fixes how a core is split, and stock's split
+ * moves with what the short requests cost. Alone beside a loop a computing request took 1.7x-1.8x stock's throughput
+ * at nice 1 while the light requests had 0.875x-1.08x stock's (an AMD guest, 2026-11-26 late, one core, beside one
+ * request computing 200 ms); beside several, their own throughput is the tight one (beside four computing 20 ms they
+ * had 1.07x-1.17x at nice 1 and 0.99x-1.07x at nice 2 there, 0.88x-0.94x at nice 2 on the Intel guest)
  * ({@code bench/main/results/2026-11-26-late-amd/}).
  * <p>
  * How: where HotSpot maps Java priorities to nice values ({@code -XX:ThreadPriorityPolicy=1}), by
@@ -120,11 +119,10 @@ public final class ComputePriority {
     /**
      * Lowers the calling thread's priority for the computing request it is about to run.
      *
-     * @param alone whether at most one computing request per CPU runs now: then one step lower still
+     * @param step how many steps below the configured priority ({@link ComputeShare#steps})
      * @return whether it did, so that the caller calls {@link #restore} after the request
      */
-    public boolean lower(boolean alone) {
-        int step = alone ? 1 : 0;
+    public boolean lower(int step) {
         switch (mechanism) {
             case JVM:
                 Thread.currentThread().setPriority(Math.max(Thread.MIN_PRIORITY, priority - step));
@@ -178,7 +176,9 @@ public final class ComputePriority {
     }
 
     private String nices() {
-        return "nice " + nice + ", " + Math.min(MAX_NICE, nice + 1) + " while at most one per CPU computes";
+        int lowest = mechanism == Mechanism.JVM ? Thread.NORM_PRIORITY - Math.max(Thread.MIN_PRIORITY,
+                priority - ComputeShare.MAX_STEPS) : Math.min(MAX_NICE, nice + ComputeShare.MAX_STEPS);
+        return "nice " + nice + " to " + lowest + " as the CPU they get per loop run asks";
     }
 
     @Override

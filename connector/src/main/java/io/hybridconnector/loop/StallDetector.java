@@ -61,6 +61,7 @@ public final class StallDetector implements Runnable {
     private volatile TimeSlicing timeSlicing;
     /** Shortens the period between looks while requests compute off the loops; {@code null}: never. */
     private volatile PreemptionPacer pacer;
+    private volatile ComputeShare computeShare;
     /** Response bytes gathered by requests that may pause; any thread adds ({@link #watch}), the detector takes. */
     private final ConcurrentLinkedQueue<OutputHold> holds = new ConcurrentLinkedQueue<>();
     /** Detector only: the holds not yet due at this look, listed again after it. */
@@ -97,11 +98,14 @@ public final class StallDetector implements Runnable {
 
     /**
      * Starts looking at {@code loops}, switching {@code timeSlicing} ({@code null}: none) as requests compute off
-     * them, and looking as often as {@code pacer} says meanwhile ({@code null}: every budget).
+     * them, looking as often as {@code pacer} says meanwhile ({@code null}: every budget), and steering
+     * {@code computeShare} ({@code null}: none) at every look.
      */
-    public void start(EventLoop[] loops, TimeSlicing timeSlicing, PreemptionPacer pacer, String name) {
+    public void start(EventLoop[] loops, TimeSlicing timeSlicing, PreemptionPacer pacer, ComputeShare computeShare,
+            String name) {
         this.timeSlicing = timeSlicing;
         this.pacer = pacer;
+        this.computeShare = computeShare;
         start(loops, name);
     }
 
@@ -170,6 +174,10 @@ public final class StallDetector implements Runnable {
             }
             PreemptionPacer paced = pacer;
             long paceNanos = paced == null ? -1 : paced.nextLookNanos();
+            ComputeShare share = computeShare;
+            if (share != null) {
+                share.look(now, runsBegun(all));
+            }
             if (paceNanos >= 0) {
                 anyRun = true;
                 sleep = Math.min(sleep, paceNanos);
@@ -188,6 +196,14 @@ public final class StallDetector implements Runnable {
             }
             LockSupport.parkNanos(this, Math.max(sleep, MIN_SLEEP_NANOS));
         }
+    }
+
+    private static long runsBegun(EventLoop[] loops) {
+        long sum = 0;
+        for (EventLoop loop : loops) {
+            sum += loop.runsBegun();
+        }
+        return sum;
     }
 
     /**

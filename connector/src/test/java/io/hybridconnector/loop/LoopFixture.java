@@ -31,7 +31,7 @@ final class LoopFixture implements AutoCloseable {
         pool.start(loops);
         // Paced from the first computing thread, as a one-CPU server with two of them would be.
         pacer = new PreemptionPacer(pool, counters, pacedLookNanos, 0, true);
-        detector.start(loops, null, pacer, "loop-test-detector");
+        detector.start(loops, null, pacer, null, "loop-test-detector");
     }
 
     /** Registers a connection that runs {@code work} when made {@link Connection#ready}. */

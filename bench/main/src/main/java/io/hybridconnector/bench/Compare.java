@@ -2,6 +2,7 @@ package io.hybridconnector.bench;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import io.hybridconnector.bench.harness.load.CellSpec;
 import io.hybridconnector.bench.harness.load.Fairness;
 import io.hybridconnector.bench.harness.measure.PerfSyscalls;
 import io.hybridconnector.bench.harness.measure.ProcStats;
+import io.hybridconnector.bench.harness.measure.ServerProbe;
 import io.hybridconnector.bench.harness.report.Stats;
 import io.hybridconnector.bench.harness.tomcat.SideBySideTomcat;
 import io.hybridconnector.bench.report.Measurement;
@@ -37,6 +39,8 @@ public final class Compare {
     private static final List<String> LABELS = List.of("stock NIO", "ours (hybrid)");
     /** Host steal, as a share of the CPUs' time in a fairness round, above which the row is reported disturbed. */
     private static final double STEAL_DISTURBED = 0.02;
+    /** The CPU time a heavy fairness request computes, from its path. */
+    private static final Pattern COMPUTE_MS = Pattern.compile("compute\\?ms=(\\d+)");
 
     private Compare() {
     }
@@ -143,7 +147,7 @@ public final class Compare {
                 }
             }
 
-            String fairness = fairness(o, ports, pinning);
+            String fairness = fairness(o, ports, pinning, tomcat.pid());
 
             String table = ResultsTable.table(all, o.cells, CONNECTORS, LABELS) + fairness;
             String notes = notes(all, perf);
@@ -162,7 +166,8 @@ public final class Compare {
      * The fairness scenarios: an unmeasured pass of each per connector (the heavy servlets' JIT), then interleaved
      * rounds; returns the table, or "" when none are chosen.
      */
-    private static String fairness(CompareOptions o, int[] ports, Pinning pinning) throws IOException, InterruptedException {
+    private static String fairness(CompareOptions o, int[] ports, Pinning pinning, long pid)
+            throws IOException, InterruptedException {
         if (o.fairness.isEmpty()) {
             return "";
         }
@@ -175,24 +180,47 @@ public final class Compare {
             }
         }
         Fairness fairness = new Fairness(seconds(o.cellWarmupSeconds), seconds(o.fairnessSeconds), timeout);
+        ProcStats proc = new ProcStats(pid);
         List<Fairness.Result> results = new ArrayList<>();
         Map<String, Double> maxSteal = new LinkedHashMap<>();
         for (int round = 1; round <= o.rounds; round++) {
             for (Fairness.Scenario s : o.fairness) {
                 for (int i = 0; i < CONNECTORS.size(); i++) {
                     long[] before = ProcStats.stealAndTotalTicks();
-                    Fairness.Result r = fairness.run(ports[i], s, CONNECTORS.get(i), round);
+                    ServerProbe server = new ServerProbe(proc, pid, false, null, pinning.serverCpu());
+                    Fairness.Result r = fairness.run(new InetSocketAddress("127.0.0.1", ports[i]), s,
+                            CONNECTORS.get(i), round, server);
                     double steal = ProcStats.stealShare(before, ProcStats.stealAndTotalTicks());
                     maxSteal.merge(s.name(), steal, Math::max);
                     results.add(r);
-                    OUT.printf("round %d/%d %-13s %-22s %s  host steal %s%n", round, o.rounds, LABELS.get(i),
-                            s.name(), Fairness.brief(r), Stats.format(steal));
+                    OUT.printf("round %d/%d %-13s %-22s %s  host steal %s  %s%n", round, o.rounds, LABELS.get(i),
+                            s.name(), Fairness.brief(r), Stats.format(steal), serverShare(server.finish(), r));
                 }
             }
         }
         String cores = pinning.enabled() ? "1 core (taskset CPU " + pinning.serverCpu() + "; the load generators on "
                 + "another)" : Machine.onlineCpus() + " cores shared with the load generators";
         return "\n" + Fairness.table(results, o.fairness, CONNECTORS, LABELS, cores) + hostSteal(maxSteal);
+    }
+
+    /**
+     * The server's side of one fairness round, for the log: its process's CPU as a share of the window, its context
+     * switches per light request, and, where the heavy requests compute a known CPU time ({@code compute?ms=}), the
+     * CPU left per light request once theirs is taken off. Tells a round whose light requests got less of the CPU
+     * from one whose light requests each cost more.
+     */
+    private static String serverShare(ServerProbe.Delta d, Fairness.Result r) {
+        double window = r.light().windowNanos();
+        long light = Math.max(1, r.light().requests());
+        Matcher computing = COMPUTE_MS.matcher(r.scenario().path() == null ? "" : r.scenario().path());
+        String perLight = "";
+        if (computing.find() && r.heavy() != null) {
+            double heavyNanos = r.heavy().requests() * Long.parseLong(computing.group(1)) * 1e6;
+            perLight = String.format(", light %s us CPU/req beside heavy %s of it", Stats.format((d.cpuNanos()
+                    - heavyNanos) / light / 1e3), Stats.format(heavyNanos / window));
+        }
+        return String.format("server CPU %s of the window, %s cs/light req%s", Stats.format(d.cpuNanos() / window),
+                Stats.format((double) d.contextSwitches() / light), perLight);
     }
 
     /**

@@ -1,0 +1,153 @@
+package io.hybridconnector.loop;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * How many steps below {@code computingRequestPriority} the next computing requests run: steered so that, per run the
+ * loops serve, each computing request gets about the CPU that stock NIO's time slicing gives it.
+ * <p>
+ * Why steer: a fixed priority fixes how a core is split between a loop and the computing requests beside it, and stock
+ * NIO's split is not fixed. Stock runs each short request on a woken worker, so the more CPU the short requests need,
+ * the more runnable threads they have and the larger their share. Measured on one core beside four connections
+ * computing 20 ms (Intel and AMD guests, 2026-11-25 to 27, 30 runs): per short request served, stock gave each
+ * computing request 9.7 to 11 microseconds of CPU, whether a short request cost it 25 or 44 microseconds (the AMD
+ * guest's host slowed it by about 1.7x for minutes at a time). At a fixed nice 1 ours gave 12 then 24 (35 and 71 for
+ * the three in lanes): when short requests got dearer, the computing ones kept their share, and the short ones'
+ * throughput halved while stock's fell by a quarter (2026-11-27, rounds of one run: light 18,135 then 8,854 req/s,
+ * stock 15,818 then 11,349).
+ * <p>
+ * How: computing requests report the CPU time they used ({@link #finished}); the stall detector {@link #look looks}
+ * at every look, and once a period holds enough of them it divides their CPU by the runs the loops began meanwhile
+ * and by the computing requests there were on average (running, or waiting for a {@link ComputeLane}, as stock would
+ * run them all). Above {@link #TARGET_NANOS_PER_CPU} per CPU the next requests go one step lower; below three fifths
+ * of it, one step back. A step is a nice value (a quarter less weight for the kernel's scheduler), so a period of
+ * steady load moves it by one at most, and the band between the two thresholds is wider than one step's effect. Per
+ * CPU, because with more CPUs each computing request shares its CPU with fewer of the loops' runs: stock gave each
+ * 14.5 to 15 microseconds per run on two cores. Nothing here runs on the fast path: two CPU clock reads and two
+ * counter updates per computing request, and a sum over the loops at most four times a second, by the detector.
+ * <p>
+ * With no short requests to serve, the steps go down to {@link #MAX_STEPS}: harmless, since a lower priority takes
+ * nothing from a thread that has the CPU to itself, and the first short requests that come then find the CPU.
+ */
+public final class ComputeShare {
+
+    /** Stock NIO's CPU per computing request per run served, on one core (measured; see the class comment). */
+    static final long TARGET_NANOS_PER_CPU = TimeUnit.MICROSECONDS.toNanos(10);
+    /** The most steps below the configured priority (nice 4 at the default priority). */
+    static final int MAX_STEPS = 3;
+    /** A period is at least this long, */
+    static final long MIN_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    /** and holds this many finished computing requests, */
+    static final int MIN_FINISHED = 4;
+    /** or is this long. */
+    static final long MAX_PERIOD_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+    private final long targetNanos;
+    private final AtomicInteger computing = new AtomicInteger();
+    private final LongAdder computedNanos = new LongAdder();
+    private final LongAdder finished = new LongAdder();
+    private final LongAdder stepsDown = new LongAdder();
+    private final LongAdder stepsUp = new LongAdder();
+    private volatile int steps;
+
+    // The stall detector's, for the period in progress.
+    private long periodStart;
+    private long runsAtStart;
+    private long computedAtStart;
+    private long finishedAtStart;
+    private long computingSum;
+    private long looks;
+
+    /** @param cpus the CPUs this process may run on */
+    public ComputeShare(int cpus) {
+        this.targetNanos = TARGET_NANOS_PER_CPU * Math.max(1, cpus);
+    }
+
+    /** A computing request starts: before it waits for a lane, so that waiting ones count as stock would run them. */
+    public void started() {
+        computing.incrementAndGet();
+    }
+
+    /** It ended, having used {@code cpuNanos} of CPU time since it got its lane. */
+    public void finished(long cpuNanos) {
+        computing.decrementAndGet();
+        if (cpuNanos > 0) {
+            computedNanos.add(cpuNanos);
+        }
+        finished.increment();
+    }
+
+    /** @return how many steps below the configured priority the next computing request runs */
+    public int steps() {
+        return steps;
+    }
+
+    /**
+     * Stall detector: counts the computing requests now, and at the end of a period moves {@link #steps}.
+     *
+     * @param runs the runs all loops began so far
+     */
+    void look(long now, long runs) {
+        int computingNow = computing.get();
+        long done = finished.sum() - finishedAtStart;
+        if (looks == 0 || (computingNow == 0 && done == 0)) {
+            startPeriod(now, runs); // nothing computed: no information, and the next period starts now
+            computingSum = computingNow;
+            looks = 1;
+            return;
+        }
+        computingSum += computingNow;
+        looks++;
+        long elapsed = now - periodStart;
+        if (elapsed < MIN_PERIOD_NANOS || (done < MIN_FINISHED && elapsed < MAX_PERIOD_NANOS)) {
+            return;
+        }
+        if (done > 0) {
+            steer(perRunNanos(computedNanos.sum() - computedAtStart, runs - runsAtStart,
+                    (double) computingSum / looks));
+        }
+        startPeriod(now, runs);
+        computingSum = computingNow;
+        looks = 1;
+    }
+
+    /** @return the CPU each computing request got per run the loops began */
+    static long perRunNanos(long computed, long runs, double meanComputing) {
+        return (long) (computed / (double) Math.max(1, runs) / Math.max(1.0, meanComputing));
+    }
+
+    private void steer(long perRun) {
+        int s = steps;
+        if (perRun > targetNanos && s < MAX_STEPS) {
+            steps = s + 1;
+            stepsDown.increment();
+        } else if (perRun * 5 < targetNanos * 3 && s > 0) {
+            steps = s - 1;
+            stepsUp.increment();
+        }
+    }
+
+    private void startPeriod(long now, long runs) {
+        periodStart = now;
+        runsAtStart = runs;
+        computedAtStart = computedNanos.sum();
+        finishedAtStart = finished.sum();
+    }
+
+    /** @return times the computing requests went one step lower */
+    public long getStepsDown() {
+        return stepsDown.sum();
+    }
+
+    /** @return times they came one step back */
+    public long getStepsUp() {
+        return stepsUp.sum();
+    }
+
+    @Override
+    public String toString() {
+        return "steps " + steps + " (target " + TimeUnit.NANOSECONDS.toMicros(targetNanos) + " us per run)";
+    }
+}

@@ -1,0 +1,131 @@
+package io.hybridconnector.loop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The steering of the computing requests' steps, driven directly: the stall detector's looks with a clock and run
+ * counts the test chooses, computing requests reported as the adapter reports them.
+ */
+class ComputeShareTest {
+
+    private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    /** A clock, the loops' run count and the share on one CPU. */
+    private final ComputeShare share = new ComputeShare(1);
+    private long now = 1_000 * MS;
+    private long runs;
+
+    @Test
+    void computingRequestsThatGetMoreThanStockPerRunGoOneStepLowerPerPeriod() {
+        for (int period = 1; period <= ComputeShare.MAX_STEPS + 2; period++) {
+            // Four computing 20 ms each while the loops serve 1,000 runs: 20 us each per run, stock gave 10.
+            period(4, 4, 20 * MS, 1_000);
+            assertEquals(Math.min(period, ComputeShare.MAX_STEPS), share.steps(), "after period " + period);
+        }
+        assertEquals(ComputeShare.MAX_STEPS, share.getStepsDown());
+    }
+
+    @Test
+    void theyComeBackAStepOncePeriodsGiveThemUnderThreeFifthsOfStock() {
+        period(4, 4, 20 * MS, 1_000);
+        period(4, 4, 20 * MS, 1_000);
+        assertEquals(2, share.steps());
+        period(4, 4, 20 * MS, 3_000); // 6.7 us: in the band, stays
+        assertEquals(2, share.steps());
+        period(4, 4, 20 * MS, 4_000); // 5 us
+        assertEquals(1, share.steps());
+        period(4, 4, 20 * MS, 4_000);
+        period(4, 4, 20 * MS, 4_000);
+        assertEquals(0, share.steps(), "never above the configured priority");
+        assertEquals(2, share.getStepsUp());
+    }
+
+    @Test
+    void requestsWaitingForALaneCountAsStockWouldRunThem() {
+        // Three run and report 20 ms each; a fourth waits all along. Per run: 60 ms / 1,600 runs / 4 = 9.4 us, not
+        // above stock's: no step. Counted as three it would be 12.5 us.
+        share.started();
+        period(3, 3, 20 * MS, 1_600);
+        assertEquals(0, share.steps());
+        share.finished(0);
+    }
+
+    @Test
+    void aPeriodNeedsAQuarterSecondAndFourFinishedRequestsOrTwoSeconds() {
+        share.look(now, runs);
+        for (int i = 0; i < 3; i++) {
+            share.started();
+            share.finished(200 * MS);
+        }
+        look(ComputeShare.MAX_PERIOD_NANOS - MS, 10);
+        assertEquals(0, share.steps(), "three requests in under two seconds: the period goes on");
+        look(MS, 10);
+        assertEquals(1, share.steps(), "two seconds: 600 ms over 20 runs");
+        for (int i = 0; i < 4; i++) {
+            share.started();
+            share.finished(20 * MS);
+        }
+        look(ComputeShare.MIN_PERIOD_NANOS - MS, 10);
+        assertEquals(1, share.steps(), "four requests, but not yet a quarter second");
+        look(MS, 10);
+        assertEquals(2, share.steps());
+    }
+
+    @Test
+    void withNothingComputedThereIsNothingToSteer() {
+        for (int i = 0; i < 100; i++) {
+            look(50 * MS, 0); // no short requests either: the ratio would be infinite
+        }
+        assertEquals(0, share.steps());
+        assertEquals(0, share.getStepsDown());
+    }
+
+    @Test
+    void theTargetIsPerCpu() {
+        // 15 us per run each: over one CPU's 10, under two CPUs' 20.
+        period(share, 4, 4, 15 * MS, 1_000);
+        assertEquals(1, share.steps());
+        ComputeShare twoCpus = new ComputeShare(2);
+        period(twoCpus, 4, 4, 15 * MS, 1_000);
+        assertEquals(0, twoCpus.steps());
+    }
+
+    /**
+     * One period of the detector's looks (every millisecond for 300 ms) with {@code running} computing requests, of
+     * which {@code finishing} then report {@code cpuEach}, while the loops begin {@code periodRuns} runs.
+     */
+    private void period(int running, int finishing, long cpuEach, long periodRuns) {
+        period(share, running, finishing, cpuEach, periodRuns);
+    }
+
+    private void period(ComputeShare s, int running, int finishing, long cpuEach, long periodRuns) {
+        for (int i = 0; i < running; i++) {
+            s.started();
+        }
+        look(s, 0, 0);
+        for (int ms = 1; ms < 300; ms++) {
+            look(s, MS, periodRuns / 300);
+        }
+        for (int i = 0; i < finishing; i++) {
+            s.finished(cpuEach);
+        }
+        for (int i = finishing; i < running; i++) {
+            s.finished(0);
+        }
+        look(s, MS, periodRuns - periodRuns / 300 * 299);
+    }
+
+    private void look(long after, long moreRuns) {
+        look(share, after, moreRuns);
+    }
+
+    private void look(ComputeShare s, long after, long moreRuns) {
+        now += after;
+        runs += moreRuns;
+        s.look(now, runs);
+    }
+}
