@@ -11,12 +11,12 @@ import java.util.concurrent.atomic.LongAdder;
  * Why steer: a fixed priority fixes how a core is split between a loop and the computing requests beside it, and stock
  * NIO's split is not fixed. Stock runs each short request on a woken worker, so the more CPU the short requests need,
  * the more runnable threads they have and the larger their share. Measured on one core beside four connections
- * computing 20 ms (Intel and AMD guests, 2026-11-25 to 27, 30 runs): per short request served, stock gave each
- * computing request 9.7 to 11 microseconds of CPU, whether a short request cost it 25 or 44 microseconds (the AMD
- * guest's host slowed it by about 1.7x for minutes at a time). At a fixed nice 1 ours gave 12 then 24 (35 and 71 for
- * the three in lanes): when short requests got dearer, the computing ones kept their share, and the short ones'
- * throughput halved while stock's fell by a quarter (2026-11-27, rounds of one run: light 18,135 then 8,854 req/s,
- * stock 15,818 then 11,349).
+ * computing 20 ms (Intel and AMD guests, 2026-11-25 to 26, 32 runs): per short request served, stock gave each
+ * computing request 8.6 to 11.2 microseconds of CPU; on 2026-11-27, 9.8 in a round where a short request cost it 24
+ * microseconds and 11.0 in one where it cost 44 (the AMD guest's host slowed it by about 1.7x for minutes at a time).
+ * With fixed steps (every other computing request at nice 2, the rest at nice 1) ours gave 8.8 and then 17.8: when
+ * the short requests got dearer the computing ones kept their share, and the short ones' throughput halved where
+ * stock's fell by a quarter (same rounds: light 18,135 then 8,854 req/s, stock 15,818 then 11,349).
  * <p>
  * How: computing requests report the CPU time they used ({@link #finished}); the stall detector {@link #look looks}
  * at every look, and once a period holds enough of them it divides their CPU by the runs the loops began meanwhile

@@ -183,6 +183,7 @@ public final class Compare {
         ProcStats proc = new ProcStats(pid);
         List<Fairness.Result> results = new ArrayList<>();
         Map<String, Double> maxSteal = new LinkedHashMap<>();
+        StringBuilder rounds = new StringBuilder();
         for (int round = 1; round <= o.rounds; round++) {
             for (Fairness.Scenario s : o.fairness) {
                 for (int i = 0; i < CONNECTORS.size(); i++) {
@@ -193,14 +194,18 @@ public final class Compare {
                     double steal = ProcStats.stealShare(before, ProcStats.stealAndTotalTicks());
                     maxSteal.merge(s.name(), steal, Math::max);
                     results.add(r);
-                    OUT.printf("round %d/%d %-13s %-22s %s  host steal %s  %s%n", round, o.rounds, LABELS.get(i),
-                            s.name(), Fairness.brief(r), Stats.format(steal), serverShare(server.finish(), r));
+                    String line = String.format("round %d/%d %-13s %-22s %s  host steal %s  %s", round, o.rounds,
+                            LABELS.get(i), s.name(), Fairness.brief(r), Stats.format(steal),
+                            serverShare(server.finish(), r));
+                    OUT.println(line);
+                    rounds.append(line).append('\n');
                 }
             }
         }
         String cores = pinning.enabled() ? "1 core (taskset CPU " + pinning.serverCpu() + "; the load generators on "
                 + "another)" : Machine.onlineCpus() + " cores shared with the load generators";
-        return "\n" + Fairness.table(results, o.fairness, CONNECTORS, LABELS, cores) + hostSteal(maxSteal);
+        return "\n" + Fairness.table(results, o.fairness, CONNECTORS, LABELS, cores) + hostSteal(maxSteal)
+                + "\nEach fairness round, in the order run:\n\n```\n" + rounds + "```\n";
     }
 
     /**
