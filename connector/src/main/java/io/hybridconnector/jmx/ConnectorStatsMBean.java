@@ -58,7 +58,7 @@ public interface ConnectorStatsMBean {
     int getComputeSteps();
     /** Times the computing requests went one step lower: they got more CPU per loop run than stock gives. */
     long getComputeStepsDown();
-    /** Times they came one step back: they got under three fifths of it. */
+    /** Times they came one step back: they got under three quarters of it. */
     long getComputeStepsUp();
 
     /**

@@ -21,12 +21,15 @@ import java.util.concurrent.atomic.LongAdder;
  * How: computing requests report the CPU time they used ({@link #finished}); the stall detector {@link #look looks}
  * at every look, and once a period holds enough of them it divides their CPU by the runs the loops began meanwhile
  * and by the computing requests there were on average (running, or waiting for a {@link ComputeLane}, as stock would
- * run them all). Above {@link #TARGET_NANOS_PER_CPU} per CPU the next requests go one step lower; below three fifths
- * of it, one step back. A step is a nice value (a quarter less weight for the kernel's scheduler), so a period of
- * steady load moves it by one at most, and the band between the two thresholds is wider than one step's effect. Per
- * CPU, because with more CPUs each computing request shares its CPU with fewer of the loops' runs: stock gave each
- * 14.5 to 15 microseconds per run on two cores. Nothing here runs on the fast path: two CPU clock reads and two
- * counter updates per computing request, and a sum over the loops at most four times a second, by the detector.
+ * run them all). Above {@link #TARGET_NANOS_PER_CPU} per CPU the next requests go one step lower; below three
+ * quarters of it, one step back. A step is a nice value (a fifth less weight for the kernel's scheduler), which moved
+ * the CPU per run by about a seventh (nice 2 to 3 beside four computing 20 ms: 8.5 to 7.3 us), less than the band
+ * between the two thresholds, so steady load does not make it swing; a period moves it by one step at most. With a
+ * band of three fifths to one, noise in one period (a scenario's start) took the steps down one more, where nothing
+ * brought them back: 6.9 to 8.5 us, the computing requests at 0.97x-0.99x stock's throughput. Per CPU, because with
+ * more CPUs each computing request shares its CPU with fewer of the loops' runs: stock gave each 14.5 to 15
+ * microseconds per run on two cores. Nothing here runs on the fast path: two CPU clock reads and two counter updates
+ * per computing request, and a read of each loop's run word at each of the detector's looks.
  * <p>
  * With no short requests to serve, the steps go down to {@link #MAX_STEPS}: harmless, since a lower priority takes
  * nothing from a thread that has the CPU to itself, and the first short requests that come then find the CPU.
@@ -123,7 +126,7 @@ public final class ComputeShare {
         if (perRun > targetNanos && s < MAX_STEPS) {
             steps = s + 1;
             stepsDown.increment();
-        } else if (perRun * 5 < targetNanos * 3 && s > 0) {
+        } else if (perRun * 4 < targetNanos * 3 && s > 0) {
             steps = s - 1;
             stepsUp.increment();
         }

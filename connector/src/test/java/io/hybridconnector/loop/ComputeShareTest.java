@@ -30,11 +30,13 @@ class ComputeShareTest {
     }
 
     @Test
-    void theyComeBackAStepOncePeriodsGiveThemUnderThreeFifthsOfStock() {
+    void theyComeBackAStepOncePeriodsGiveThemUnderThreeQuartersOfStock() {
         period(4, 4, 20 * MS, 1_000);
         period(4, 4, 20 * MS, 1_000);
         assertEquals(2, share.steps());
-        period(4, 4, 20 * MS, 3_000); // 6.7 us: in the band, stays
+        period(4, 4, 20 * MS, 2_400); // 8.3 us: in the band, stays
+        assertEquals(2, share.steps());
+        period(4, 4, 20 * MS, 2_600); // 7.7 us: in the band, stays
         assertEquals(2, share.steps());
         period(4, 4, 20 * MS, 4_000); // 5 us
         assertEquals(1, share.steps());
