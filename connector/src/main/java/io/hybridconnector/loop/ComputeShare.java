@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.LongAdder;
  * run them all). Above {@link #TARGET_NANOS_PER_CPU} per CPU the next requests go one step lower; below three
  * quarters of it, one step back. A step is a nice value (a fifth less weight for the kernel's scheduler), which moved
  * the CPU per run by about a seventh (nice 2 to 3 beside four computing 20 ms: 8.5 to 7.3 us), less than the band
- * between the two thresholds, so steady load does not make it swing; a period moves it by one step at most. With a
+ * between the two thresholds; a period (a second at least) moves it by one step at most. With a
  * band of three fifths to one, noise in one period (a scenario's start) took the steps down one more, where nothing
  * brought them back: 6.9 to 8.5 us, the computing requests at 0.97x-0.99x stock's throughput. Per CPU, because with
  * more CPUs each computing request shares its CPU with fewer of the loops' runs: stock gave each 14.5 to 15
@@ -40,8 +40,11 @@ public final class ComputeShare {
     static final long TARGET_NANOS_PER_CPU = TimeUnit.MICROSECONDS.toNanos(10);
     /** The most steps below the configured priority (nice 4 at the default priority). */
     static final int MAX_STEPS = 3;
-    /** A period is at least this long, */
-    static final long MIN_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    /**
+     * A period is at least this long: a period's CPU comes from the requests that finished in it, so a short one is
+     * off by a request's CPU more or less (with 250 ms, four computing 20 ms moved the steps 38 times in about 40 s).
+     */
+    static final long MIN_PERIOD_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** and holds this many finished computing requests, */
     static final int MIN_FINISHED = 4;
     /** or is this long. */
@@ -96,9 +99,7 @@ public final class ComputeShare {
         int computingNow = computing.get();
         long done = finished.sum() - finishedAtStart;
         if (looks == 0 || (computingNow == 0 && done == 0)) {
-            startPeriod(now, runs); // nothing computed: no information, and the next period starts now
-            computingSum = computingNow;
-            looks = 1;
+            startPeriod(now, runs, computingNow); // nothing computed: no information, and the next period starts now
             return;
         }
         computingSum += computingNow;
@@ -111,9 +112,7 @@ public final class ComputeShare {
             steer(perRunNanos(computedNanos.sum() - computedAtStart, runs - runsAtStart,
                     (double) computingSum / looks));
         }
-        startPeriod(now, runs);
-        computingSum = computingNow;
-        looks = 1;
+        startPeriod(now, runs, computingNow);
     }
 
     /** @return the CPU each computing request got per run the loops began */
@@ -132,11 +131,14 @@ public final class ComputeShare {
         }
     }
 
-    private void startPeriod(long now, long runs) {
+    /** A period starts with this look, which saw {@code computingNow} computing requests. */
+    private void startPeriod(long now, long runs, int computingNow) {
         periodStart = now;
         runsAtStart = runs;
         computedAtStart = computedNanos.sum();
         finishedAtStart = finished.sum();
+        computingSum = computingNow;
+        looks = 1;
     }
 
     /** @return times the computing requests went one step lower */

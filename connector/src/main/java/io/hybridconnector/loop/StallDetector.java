@@ -61,6 +61,7 @@ public final class StallDetector implements Runnable {
     private volatile TimeSlicing timeSlicing;
     /** Shortens the period between looks while requests compute off the loops; {@code null}: never. */
     private volatile PreemptionPacer pacer;
+    /** How far below their priority computing requests run, steered at every look; {@code null}: not steered. */
     private volatile ComputeShare computeShare;
     /** Response bytes gathered by requests that may pause; any thread adds ({@link #watch}), the detector takes. */
     private final ConcurrentLinkedQueue<OutputHold> holds = new ConcurrentLinkedQueue<>();

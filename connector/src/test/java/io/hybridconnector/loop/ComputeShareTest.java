@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
 class ComputeShareTest {
 
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Looks per period: one a millisecond, a little longer than the shortest period. */
+    private static final int LOOKS = (int) (ComputeShare.MIN_PERIOD_NANOS / MS) + 50;
 
     /** A clock, the loops' run count and the share on one CPU. */
     private final ComputeShare share = new ComputeShare(1);
@@ -57,7 +59,7 @@ class ComputeShareTest {
     }
 
     @Test
-    void aPeriodNeedsAQuarterSecondAndFourFinishedRequestsOrTwoSeconds() {
+    void aPeriodNeedsASecondAndFourFinishedRequestsOrTwoSeconds() {
         share.look(now, runs);
         for (int i = 0; i < 3; i++) {
             share.started();
@@ -72,7 +74,7 @@ class ComputeShareTest {
             share.finished(20 * MS);
         }
         look(ComputeShare.MIN_PERIOD_NANOS - MS, 10);
-        assertEquals(1, share.steps(), "four requests, but not yet a quarter second");
+        assertEquals(1, share.steps(), "four requests, but not yet the shortest period");
         look(MS, 10);
         assertEquals(2, share.steps());
     }
@@ -97,8 +99,8 @@ class ComputeShareTest {
     }
 
     /**
-     * One period of the detector's looks (every millisecond for 300 ms) with {@code running} computing requests, of
-     * which {@code finishing} then report {@code cpuEach}, while the loops begin {@code periodRuns} runs.
+     * One period of the detector's looks (every millisecond for {@link #LOOKS} ms) with {@code running} computing
+     * requests, of which {@code finishing} then report {@code cpuEach}, while the loops begin {@code periodRuns} runs.
      */
     private void period(int running, int finishing, long cpuEach, long periodRuns) {
         period(share, running, finishing, cpuEach, periodRuns);
@@ -109,8 +111,8 @@ class ComputeShareTest {
             s.started();
         }
         look(s, 0, 0);
-        for (int ms = 1; ms < 300; ms++) {
-            look(s, MS, periodRuns / 300);
+        for (int ms = 1; ms < LOOKS; ms++) {
+            look(s, MS, periodRuns / LOOKS);
         }
         for (int i = 0; i < finishing; i++) {
             s.finished(cpuEach);
@@ -118,7 +120,7 @@ class ComputeShareTest {
         for (int i = finishing; i < running; i++) {
             s.finished(0);
         }
-        look(s, MS, periodRuns - periodRuns / 300 * 299);
+        look(s, MS, periodRuns - periodRuns / LOOKS * (LOOKS - 1));
     }
 
     private void look(long after, long moreRuns) {
