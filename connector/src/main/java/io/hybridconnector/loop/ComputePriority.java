@@ -125,7 +125,7 @@ public final class ComputePriority {
     public boolean lower(int step) {
         switch (mechanism) {
             case JVM:
-                Thread.currentThread().setPriority(Math.max(Thread.MIN_PRIORITY, priority - step));
+                Thread.currentThread().setPriority(javaPriorityAt(step));
                 break;
             case SETPRIORITY:
                 if (!NativeNice.setCurrent(Math.min(MAX_NICE, normalNice + nice + step))) {
@@ -175,9 +175,14 @@ public final class ComputePriority {
         return retired.sum();
     }
 
+    /** @return the Java priority {@code step} steps below the configured one; Java has none below 1 (nice 4) */
+    private int javaPriorityAt(int step) {
+        return Math.max(Thread.MIN_PRIORITY, priority - step);
+    }
+
     private String nices() {
-        int lowest = mechanism == Mechanism.JVM ? Thread.NORM_PRIORITY - Math.max(Thread.MIN_PRIORITY,
-                priority - ComputeShare.MAX_STEPS) : Math.min(MAX_NICE, nice + ComputeShare.MAX_STEPS);
+        int lowest = mechanism == Mechanism.JVM ? Thread.NORM_PRIORITY - javaPriorityAt(ComputeShare.MAX_STEPS)
+                : Math.min(MAX_NICE, nice + ComputeShare.MAX_STEPS);
         return "nice " + nice + " to " + lowest + " as the CPU they get per loop run asks";
     }
 

@@ -116,7 +116,7 @@ public final class ComputeShare {
     }
 
     /** @return the CPU each computing request got per run the loops began */
-    static long perRunNanos(long computed, long runs, double meanComputing) {
+    private static long perRunNanos(long computed, long runs, double meanComputing) {
         return (long) (computed / (double) Math.max(1, runs) / Math.max(1.0, meanComputing));
     }
 
@@ -149,10 +149,5 @@ public final class ComputeShare {
     /** @return times they came one step back */
     public long getStepsUp() {
         return stepsUp.sum();
-    }
-
-    @Override
-    public String toString() {
-        return "steps " + steps + " (target " + TimeUnit.NANOSECONDS.toMicros(targetNanos) + " us per run)";
     }
 }
