@@ -138,26 +138,12 @@ public final class H2Client implements Closeable {
      * fast as the server's windows allow, while the response may already be arriving.
      */
     public Response post(String path, byte[] body) throws IOException {
-        int id;
-        Response response;
-        synchronized (this) {
-            id = streamId;
-            streamId += 2;
-            response = new Response(id);
-            open.put(id, response);
-            streamWindow = initialStreamWindow;
-        }
-        byte[] block = headerBlock("POST", path, body.length);
-        synchronized (out) {
-            writeFrameHeader(block.length, HEADERS, FLAG_END_HEADERS | (body.length == 0 ? FLAG_END_STREAM : 0), id);
-            out.write(block);
-            out.flush();
-        }
+        Response response = openStream("POST", path, body.length, body.length == 0 ? FLAG_END_STREAM : 0);
         int sent = 0;
         while (sent < body.length) {
             int n = takeWindow(body.length - sent);
             synchronized (out) {
-                writeFrameHeader(n, DATA, sent + n == body.length ? FLAG_END_STREAM : 0, id);
+                writeFrameHeader(n, DATA, sent + n == body.length ? FLAG_END_STREAM : 0, response.streamId);
                 out.write(body, sent, n);
                 out.flush();
             }
@@ -170,21 +156,7 @@ public final class H2Client implements Closeable {
      * GETs {@code path} on a new stream and returns at once; {@link #await} the response. Any number may be in flight.
      */
     public Response startGet(String path) throws IOException {
-        int id;
-        Response response;
-        synchronized (this) {
-            id = streamId;
-            streamId += 2;
-            response = new Response(id);
-            open.put(id, response);
-        }
-        byte[] block = headerBlock("GET", path, -1);
-        synchronized (out) {
-            writeFrameHeader(block.length, HEADERS, FLAG_END_HEADERS | FLAG_END_STREAM, id);
-            out.write(block);
-            out.flush();
-        }
-        return response;
+        return openStream("GET", path, -1, FLAG_END_STREAM);
     }
 
     /**
@@ -192,25 +164,39 @@ public final class H2Client implements Closeable {
      * stream: the server's request waits for the rest. {@link #reset} then cancels it.
      */
     public Response startPost(String path, byte[] part, int contentLength) throws IOException {
-        int id;
-        Response response;
-        synchronized (this) {
-            id = streamId;
-            streamId += 2;
-            response = new Response(id);
-            open.put(id, response);
-            streamWindow = initialStreamWindow;
-        }
-        byte[] block = headerBlock("POST", path, contentLength);
+        Response response = openStream("POST", path, contentLength, 0);
         int n = takeWindow(part.length);
         synchronized (out) {
-            writeFrameHeader(block.length, HEADERS, FLAG_END_HEADERS, id);
-            out.write(block);
-            writeFrameHeader(n, DATA, 0, id);
+            writeFrameHeader(n, DATA, 0, response.streamId);
             out.write(part, 0, n);
             out.flush();
         }
         return response;
+    }
+
+    /**
+     * Opens the next stream with its HEADERS frame. The stream ID is taken and the frame written under one lock, so
+     * that new stream IDs reach the server in increasing order whichever threads open streams: RFC 9113 5.1.1 makes
+     * a lower ID after a higher one a connection error, which Tomcat answers with GOAWAY. A POST ({@code contentLength
+     * >= 0}) starts with the server's initial stream window.
+     */
+    private Response openStream(String method, String path, int contentLength, int flags) throws IOException {
+        byte[] block = headerBlock(method, path, contentLength);
+        synchronized (out) {
+            Response response;
+            synchronized (this) {
+                response = new Response(streamId);
+                streamId += 2;
+                open.put(response.streamId, response);
+                if (contentLength >= 0) {
+                    streamWindow = initialStreamWindow;
+                }
+            }
+            writeFrameHeader(block.length, HEADERS, FLAG_END_HEADERS | flags, response.streamId);
+            out.write(block);
+            out.flush();
+            return response;
+        }
     }
 
     /** Sends RST_STREAM for the stream of {@code response} with {@code errorCode} (8: CANCEL); the stream is gone. */
