@@ -188,6 +188,9 @@ abstract class AsyncOperations extends ConnectionIo {
 
         @Override
         public void run() {
+            // A read's completion handler goes on with the connection (HTTP/2 parses frames and hands back the bytes
+            // of a partial one): two threads reading at once would parse frames out of order. Tests run with -ea.
+            assert !read || lock.isHeldByCurrentThread() : "a read of " + AsyncOperations.this + " without its lock";
             long n = 0;
             boolean done = false;
             if (getError() == null) {
