@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.hybridconnector.jmx.ConnectorStats;
+
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -41,12 +43,27 @@ class FairnessTest {
     @ParameterizedTest
     @ValueSource(strings = { "/compute?ms=500", "/block?ms=500" })
     void lightConnectionsDoNotWaitBehindALongRequest(String heavyPath) throws Exception {
-        double stock = worstLightMillis(STOCK, heavyPath);
-        double ours = worstLightMillis(HYBRID, heavyPath);
-        System.out.printf("worst light request beside %s: stock NIO %.1f ms, ours (one loop) %.1f ms%n", heavyPath,
-                stock, ours);
-        assertTrue(ours <= bound(stock), "a light request waited " + ours + " ms beside " + heavyPath +
-                " (stock NIO: " + stock + " ms)");
+        Waits stock = worstLightMillis(STOCK, heavyPath);
+        Waits ours = worstLightMillis(HYBRID, heavyPath);
+        System.out.printf("worst light request beside %s: stock NIO %s, ours (one loop) %s%n", heavyPath, stock, ours);
+        assertTrue(ours.worst() <= bound(stock.worst()), "a light request waited " + ours.worst() + " ms beside " +
+                heavyPath + " (stock NIO: " + stock + "; ours: " + ours + ")");
+    }
+
+    /**
+     * The worst light request in each of the two heavy runs (the first noticed by the stall detector, the second
+     * predicted), and for ours what the connector counted: what a failure needs to tell where the wait came from.
+     */
+    private record Waits(double firstRun, double secondRun, String counters) {
+
+        double worst() {
+            return Math.max(firstRun, secondRun);
+        }
+
+        @Override
+        public String toString() {
+            return String.format("%.1f ms (heavy runs: %.1f and %.1f ms%s)", worst(), firstRun, secondRun, counters);
+        }
     }
 
     @ParameterizedTest
@@ -73,7 +90,7 @@ class FairnessTest {
     }
 
     /** The worst latency of light requests sent in waves while two heavy requests run one after the other. */
-    private static double worstLightMillis(String protocol, String heavyPath) throws Exception {
+    private static Waits worstLightMillis(String protocol, String heavyPath) throws Exception {
         try (TestServer server = new TestServer(protocol, attributes(protocol));
                 LightClient light = new LightClient(server.port, LIGHT_CONNECTIONS);
                 Socket heavy = server.connect()) {
@@ -81,21 +98,29 @@ class FairnessTest {
                 light.wave();
             }
             warmUp(heavy, heavyPath);
-            double worst = 0;
+            double[] worst = new double[2];
             for (int run = 0; run < 2; run++) {
                 TestServer.sendGet(heavy, heavyPath);
                 CompletableFuture<TestServer.Response> done = readAsync(heavy.getInputStream());
                 Thread.sleep(5); // the heavy request reaches its servlet
                 int waves = 0;
                 while (!done.isDone()) {
-                    worst = Math.max(worst, light.wave());
+                    worst[run] = Math.max(worst[run], light.wave());
                     waves++;
                 }
                 assertEquals(200, done.get().status());
                 assertTrue(waves >= 5, "only " + waves + " waves beside " + heavyPath);
             }
-            return worst;
+            return new Waits(worst[0], worst[1], protocol.equals(HYBRID) ? counters(server) : "");
         }
+    }
+
+    private static String counters(TestServer server) {
+        ConnectorStats stats = server.hybrid().stats();
+        return String.format("; hand-offs: stall %d, computed %d, starved %d, predicted %d, waited for a thread %d; " +
+                "loop wait max %d us", stats.getStallHandOffs(), stats.getComputedHandOffs(),
+                stats.getStarvedHandOffs(), stats.getPredictedHandOffs(), stats.getHandOffsThatWaitedForAThread(),
+                stats.getLoopWaitMaxMicros());
     }
 
     private static StreamWaves worstLightStreamMillis(String protocol, String heavyPath) throws Exception {
