@@ -28,8 +28,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@link #BOUND_MILLIS} (or within stock NIO's worst plus {@link #NOISE_MILLIS}, where the machine made stock slower
  * than that). Stock NIO time-slices its workers and is measured in the same body, as the reference.
  * <p>
- * Each heavy request runs twice: the first time the stall detector must notice it (it computes, or waits, past the
- * budget), the second time its class is known and it moves before it runs.
+ * Each heavy request runs twice. A computing one is noticed by the stall detector both times (computes past the
+ * budget while others wait): a class counts as long only after two held loops, so that one stray stall does not make
+ * it so. A sleeping one's path was learnt from its short warm-up runs (each waited most of its time), so its runs are
+ * predicted and move before they run. The result line prints which hand-offs the connector made.
  */
 class FairnessTest {
 
@@ -51,8 +53,8 @@ class FairnessTest {
     }
 
     /**
-     * The worst light request in each of the two heavy runs (the first noticed by the stall detector, the second
-     * predicted), and for ours what the connector counted: what a failure needs to tell where the wait came from.
+     * The worst light request in each of the two heavy runs, and for ours what the connector counted: what a failure
+     * needs to tell where the wait came from.
      */
     private record Waits(double firstRun, double secondRun, String counters) {
 
