@@ -28,10 +28,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@link #BOUND_MILLIS} (or within stock NIO's worst plus {@link #NOISE_MILLIS}, where the machine made stock slower
  * than that). Stock NIO time-slices its workers and is measured in the same body, as the reference.
  * <p>
- * Each heavy request runs twice. A computing one is noticed by the stall detector both times (computes past the
- * budget while others wait): a class counts as long only after two held loops, so that one stray stall does not make
- * it so. A sleeping one's path was learnt from its short warm-up runs (each waited most of its time), so its runs are
- * predicted and move before they run. The result line prints which hand-offs the connector made.
+ * Each heavy request runs twice. Each run moves off the loop either when the stall detector sees it hold the loop past
+ * the budget, or before it runs once its class was learnt as long (a class counts as long only after more than one
+ * held loop, so that one stray stall does not make it so); which of the two happened varies from run to run, and the
+ * result line prints the hand-offs the connector counted.
  */
 class FairnessTest {
 
