@@ -175,10 +175,11 @@ public final class H2Client implements Closeable {
     }
 
     /**
-     * Opens the next stream with its HEADERS frame. The stream ID is taken and the frame written under one lock, so
-     * that new stream IDs reach the server in increasing order whichever threads open streams: RFC 9113 5.1.1 makes
-     * a lower ID after a higher one a connection error, which Tomcat answers with GOAWAY. A POST ({@code contentLength
-     * >= 0}) starts with the server's initial stream window.
+     * Opens the next stream with its HEADERS frame. The stream ID is taken and the frame written while the writer's
+     * lock ({@code out}) is held, so that new stream IDs reach the server in increasing order whichever threads open
+     * streams: RFC 9113 5.1.1 makes a lower ID after a higher one a connection error, which Tomcat answers with GOAWAY.
+     * Locks in this order only: {@code out}, then {@code this}; nothing takes {@code out} while holding {@code this}.
+     * A POST ({@code contentLength >= 0}) starts with the server's initial stream window.
      */
     private Response openStream(String method, String path, int contentLength, int flags) throws IOException {
         byte[] block = headerBlock(method, path, contentLength);
