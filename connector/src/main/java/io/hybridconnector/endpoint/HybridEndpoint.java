@@ -6,6 +6,7 @@ import java.util.concurrent.Executor;
 import java.util.function.Predicate;
 
 import io.hybridconnector.loop.ConnectorThreads;
+import io.hybridconnector.loop.ComputeLane;
 import io.hybridconnector.loop.ComputeShare;
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.LoopCounters;
@@ -73,7 +74,8 @@ public class HybridEndpoint extends ListeningEndpoint {
     private StallDetector outputWatcher;
     private final LoopCounters counters = new LoopCounters();
     /** How far below their configured priority computing requests run; steered by the stall detector. */
-    private final ComputeShare computeShare = new ComputeShare(Runtime.getRuntime().availableProcessors());
+    private final ComputeShare computeShare =
+            new ComputeShare(Runtime.getRuntime().availableProcessors(), ComputeLane.sizeForThisProcess());
     /** Read and write buffers of connections between requests; made at each start, bounded as configured. */
     private volatile SocketBufferPool bufferPool = new SocketBufferPool(0, SocketBufferPool.DEFAULT_IDLE_MILLIS);
 

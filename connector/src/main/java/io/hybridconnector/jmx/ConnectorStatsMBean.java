@@ -53,12 +53,16 @@ public interface ConnectorStatsMBean {
     long getComputePriorityRetired();
     /**
      * How many steps below {@code computingRequestPriority} computing requests start now: steered by the CPU they got
-     * per run of the loops against stock NIO's (10 us per CPU); 0 to 3.
+     * per run of the loops against stock NIO's (10 us per CPU); 0 to 3, or -1 (one step above, never above normal)
+     * while computing requests wait for lanes.
      */
     int getComputeSteps();
-    /** Times the computing requests went one step lower: they got more CPU per loop run than stock gives. */
+    /**
+     * Times the computing requests went one step lower: they got more CPU per loop run than stock gives, or none
+     * waits for a lane any more.
+     */
     long getComputeStepsDown();
-    /** Times they came one step back: they got under three quarters of it. */
+    /** Times they came one step back (or above, while some wait for a lane): they got under three quarters of it. */
     long getComputeStepsUp();
 
     /**

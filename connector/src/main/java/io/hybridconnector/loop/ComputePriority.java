@@ -22,8 +22,9 @@ import org.apache.juli.logging.LogFactory;
  * stock's throughput; at priority 3 (nice 2) that fell to 0.88x-0.94x
  * ({@code bench/main/results/2026-11-26-night-intel/}).
  * <p>
- * Lower still, by as many steps as {@link ComputeShare} says: a fixed step fixes how a core is split, and stock's split
- * moves with what the short requests cost. Alone beside a loop a computing request took 1.7x-1.8x stock's throughput
+ * Lower still, by as many steps as {@link ComputeShare} says (or one higher, never above normal, while computing
+ * requests wait for lanes): a fixed step fixes how a core is split, and stock's split moves with what the short
+ * requests cost. Alone beside a loop a computing request took 1.7x-1.8x stock's throughput
  * at nice 1 while the light requests had 0.875x-1.08x stock's (an AMD guest, 2026-11-26 late, one core, beside one
  * request computing 200 ms); beside several, their own throughput is the tight one (beside four computing 20 ms they
  * had 1.07x-1.17x at nice 1 and 0.99x-1.07x at nice 2 there, 0.88x-0.94x at nice 2 on the Intel guest)
@@ -119,10 +120,14 @@ public final class ComputePriority {
     /**
      * Lowers the calling thread's priority for the computing request it is about to run.
      *
-     * @param step how many steps below the configured priority ({@link ComputeShare#steps})
-     * @return whether it did, so that the caller calls {@link #restore} after the request
+     * @param step how many steps below the configured priority ({@link ComputeShare#steps}); negative: above it
+     * @return whether it did, so that the caller calls {@link #restore} after the request; {@code false} also where
+     *         the step is normal priority or above, which the request then runs at
      */
     public boolean lower(int step) {
+        if (nice + step <= 0) {
+            return false;
+        }
         switch (mechanism) {
             case JVM:
                 Thread.currentThread().setPriority(javaPriorityAt(step));
@@ -183,7 +188,8 @@ public final class ComputePriority {
     private String nices() {
         int lowest = mechanism == Mechanism.JVM ? Thread.NORM_PRIORITY - javaPriorityAt(ComputeShare.MAX_STEPS)
                 : Math.min(MAX_NICE, nice + ComputeShare.MAX_STEPS);
-        return "nice " + nice + " to " + lowest + " as the CPU they get per loop run asks";
+        return "nice " + nice + " to " + lowest + " as the CPU they get per loop run asks, nice " +
+                Math.max(0, nice + ComputeShare.STEP_ABOVE) + " while some wait for a lane";
     }
 
     @Override

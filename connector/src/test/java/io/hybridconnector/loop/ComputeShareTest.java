@@ -16,8 +16,11 @@ class ComputeShareTest {
     /** Looks per period: one a millisecond, a little longer than the shortest period. */
     private static final int LOOKS = (int) (ComputeShare.MIN_PERIOD_NANOS / MS) + 50;
 
+    /** Three lanes, as one CPU gets ({@link ComputeLane#lanesFor}). */
+    private static final int LANES = ComputeLane.lanesFor(1);
+
     /** A clock, the loops' run count and the share on one CPU. */
-    private final ComputeShare share = new ComputeShare(1);
+    private final ComputeShare share = new ComputeShare(1, LANES);
     private long now = 1_000 * MS;
     private long runs;
 
@@ -33,19 +36,54 @@ class ComputeShareTest {
 
     @Test
     void theyComeBackAStepOncePeriodsGiveThemUnderThreeQuartersOfStock() {
-        period(4, 4, 20 * MS, 1_000);
-        period(4, 4, 20 * MS, 1_000);
-        assertEquals(2, share.steps());
-        period(4, 4, 20 * MS, 2_400); // 8.3 us: in the band, stays
-        assertEquals(2, share.steps());
-        period(4, 4, 20 * MS, 2_600); // 7.7 us: in the band, stays
-        assertEquals(2, share.steps());
-        period(4, 4, 20 * MS, 4_000); // 5 us
-        assertEquals(1, share.steps());
+        ComputeShare fourLanes = new ComputeShare(1, 4); // none of the four waits for a lane
+        period(fourLanes, 4, 4, 20 * MS, 1_000);
+        period(fourLanes, 4, 4, 20 * MS, 1_000);
+        assertEquals(2, fourLanes.steps());
+        period(fourLanes, 4, 4, 20 * MS, 2_400); // 8.3 us: in the band, stays
+        assertEquals(2, fourLanes.steps());
+        period(fourLanes, 4, 4, 20 * MS, 2_600); // 7.7 us: in the band, stays
+        assertEquals(2, fourLanes.steps());
+        period(fourLanes, 4, 4, 20 * MS, 4_000); // 5 us
+        assertEquals(1, fourLanes.steps());
+        period(fourLanes, 4, 4, 20 * MS, 4_000);
+        period(fourLanes, 4, 4, 20 * MS, 4_000);
+        assertEquals(0, fourLanes.steps(), "none waits for a lane: never above the configured priority");
+        assertEquals(2, fourLanes.getStepsUp());
+    }
+
+    @Test
+    void whileSomeWaitForALaneTheyMayGoOneStepAboveTheConfiguredPriority() {
+        // Four computing 20 ms, three lanes, and each gets 5 us per run: under three quarters of stock's 10.
         period(4, 4, 20 * MS, 4_000);
+        assertEquals(ComputeShare.STEP_ABOVE, share.steps());
         period(4, 4, 20 * MS, 4_000);
-        assertEquals(0, share.steps(), "never above the configured priority");
-        assertEquals(2, share.getStepsUp());
+        assertEquals(ComputeShare.STEP_ABOVE, share.steps(), "one step above, no more");
+        assertEquals(1, share.getStepsUp());
+        // Down to three: none waits, so back to the configured priority whatever they get per run. Three finish in
+        // a second, under the four a period needs: it ends after two.
+        period(3, 3, 20 * MS, 4_000);
+        assertEquals(ComputeShare.STEP_ABOVE, share.steps());
+        period(3, 3, 20 * MS, 4_000);
+        assertEquals(0, share.steps());
+        assertEquals(1, share.getStepsDown());
+    }
+
+    @Test
+    void whenComputingStopsTheStepAboveEndsWithIt() {
+        period(4, 4, 20 * MS, 4_000);
+        assertEquals(ComputeShare.STEP_ABOVE, share.steps());
+        look(MS, 10); // no computing request now, none finished: the next one starts at the configured priority
+        assertEquals(0, share.steps());
+    }
+
+    @Test
+    void withoutABoundOnLanesNoneWaitsForOne() {
+        ComputeShare unbounded = new ComputeShare(1, 0);
+        for (int i = 0; i < 3; i++) {
+            period(unbounded, 8, 8, 20 * MS, 8_000); // 2.5 us per run each
+        }
+        assertEquals(0, unbounded.steps());
     }
 
     @Test
@@ -93,7 +131,7 @@ class ComputeShareTest {
         // 15 us per run each: over one CPU's 10, under two CPUs' 20.
         period(share, 4, 4, 15 * MS, 1_000);
         assertEquals(1, share.steps());
-        ComputeShare twoCpus = new ComputeShare(2);
+        ComputeShare twoCpus = new ComputeShare(2, ComputeLane.lanesFor(2));
         period(twoCpus, 4, 4, 15 * MS, 1_000);
         assertEquals(0, twoCpus.steps());
     }
