@@ -31,14 +31,18 @@ import java.util.concurrent.atomic.LongAdder;
  * microseconds per run on two cores. Nothing here runs on the fast path: two CPU clock reads and two counter updates
  * per computing request, and a read of each loop's run word at each of the detector's looks.
  * <p>
- * One step above the configured priority ({@link #STEP_ABOVE}, which is normal priority at the default) is taken only
- * while computing requests wait for {@link ComputeLane lanes}: the lanes then hold all of them to the share of the
- * lanes' threads, below what stock's time slicing gives all of them, and only a higher priority gives that back. Three
- * lanes at nice 1 beside a loop get about 0.71 of a core, at nice 0 0.75; stock gave four computing 20 ms 0.75 (an
- * Intel guest, 2026-11-27 evening: ours' computing requests had 0.899x stock's throughput at nice 1, 0.95x at nice 0).
- * With no request waiting for a lane the configured priority is the highest: beside one computing 200 ms, which the
- * per-run target says gets too little at nice 1, it already had 1.57x stock's throughput, and nice 0 would take the
- * light requests' margin (1.31x stock's to 1.11x, same guest).
+ * One step above the configured priority ({@link #STEP_ABOVE}, which is normal priority at the default) takes stronger
+ * evidence than the steps below it: computing requests that wait for {@link ComputeLane lanes}, or a period that gave
+ * them under half of stock's CPU per run. The lanes hold all of them to the share of the lanes' threads, below what
+ * stock's time slicing gives all of them, and only a higher priority gives that back: three lanes at nice 1 beside a
+ * loop get about 0.71 of a core, at nice 0 0.75, and stock gave four computing 20 ms 0.75 (an Intel guest, 2026-11-27
+ * evening: ours' computing requests had 0.899x stock's throughput at nice 1, 0.95x at nice 0). On two cores, where
+ * the load generator shares the CPUs and ours' light requests come 2.2x as fast as stock's, four computing 20 ms got
+ * 3.6 us per run each (target 20) and 0.894x stock's throughput at nice 1. Under three quarters but over half is not
+ * enough: beside one computing 200 ms on one core, 6 us per run, it already had 1.57x stock's throughput (stock gives
+ * a lone computing request less per run than it gives each of four), and nice 0 took the light requests from 1.31x
+ * stock's to 1.11x (same guest). The step above ends at the first period, or the first look with none computing,
+ * that no longer shows that evidence.
  * <p>
  * With no short requests to serve, the steps go down to {@link #MAX_STEPS}: harmless, since a lower priority takes
  * nothing from a thread that has the CPU to itself, and the first short requests that come then find the CPU.
@@ -121,7 +125,7 @@ public final class ComputeShare {
         if (looks == 0 || (computingNow == 0 && done == 0)) {
             startPeriod(now, runs, computingNow); // nothing computed: no information, and the next period starts now
             if (computingNow == 0 && steps < 0) {
-                steps = 0; // none waits for a lane: the next one starts at the configured priority
+                steps = 0; // nothing computes: the next one starts at the configured priority
                 stepsDown.increment();
             }
             return;
@@ -145,12 +149,12 @@ public final class ComputeShare {
         return (long) (computed / (double) Math.max(1, runs) / Math.max(1.0, meanComputing));
     }
 
-    /** @param laneBound whether computing requests waited for lanes: then one step above the configured priority */
+    /** @param laneBound whether computing requests waited for lanes, which allows one step above the configured one */
     private void steer(long perRun, boolean laneBound) {
         int s = steps;
-        int highest = laneBound ? STEP_ABOVE : 0;
+        int highest = laneBound || perRun * 2 < targetNanos ? STEP_ABOVE : 0;
         if (s < highest || (perRun > targetNanos && s < MAX_STEPS)) {
-            steps = s + 1; // too much CPU per run, or none waits for a lane any more
+            steps = s + 1; // too much CPU per run, or no longer the evidence for the step above
             stepsDown.increment();
         } else if (perRun * 4 < targetNanos * 3 && s > highest) {
             steps = s - 1;

@@ -44,11 +44,11 @@ class ComputeShareTest {
         assertEquals(2, fourLanes.steps());
         period(fourLanes, 4, 4, 20 * MS, 2_600); // 7.7 us: in the band, stays
         assertEquals(2, fourLanes.steps());
-        period(fourLanes, 4, 4, 20 * MS, 4_000); // 5 us
+        period(fourLanes, 4, 4, 20 * MS, 3_300); // 6.1 us
         assertEquals(1, fourLanes.steps());
-        period(fourLanes, 4, 4, 20 * MS, 4_000);
-        period(fourLanes, 4, 4, 20 * MS, 4_000);
-        assertEquals(0, fourLanes.steps(), "none waits for a lane: never above the configured priority");
+        period(fourLanes, 4, 4, 20 * MS, 3_300);
+        period(fourLanes, 4, 4, 20 * MS, 3_300);
+        assertEquals(0, fourLanes.steps(), "none waits for a lane, and over half of stock's: not above the configured");
         assertEquals(2, fourLanes.getStepsUp());
     }
 
@@ -60,11 +60,11 @@ class ComputeShareTest {
         period(4, 4, 20 * MS, 4_000);
         assertEquals(ComputeShare.STEP_ABOVE, share.steps(), "one step above, no more");
         assertEquals(1, share.getStepsUp());
-        // Down to three: none waits, so back to the configured priority whatever they get per run. Three finish in
-        // a second, under the four a period needs: it ends after two.
-        period(3, 3, 20 * MS, 4_000);
+        // Down to three computing 60 ms: none waits, and they get over half of stock's per run, so back to the
+        // configured priority. Three finish in a second, under the four a period needs: it ends at two seconds.
+        period(3, 3, 60 * MS, 4_000);
         assertEquals(ComputeShare.STEP_ABOVE, share.steps());
-        period(3, 3, 20 * MS, 4_000);
+        period(3, 3, 60 * MS, 4_000);
         assertEquals(0, share.steps());
         assertEquals(1, share.getStepsDown());
     }
@@ -78,11 +78,13 @@ class ComputeShareTest {
     }
 
     @Test
-    void withoutABoundOnLanesNoneWaitsForOne() {
+    void underHalfOfStocksCpuPerRunTheyMayGoOneStepAboveWithoutWaitingForLanes() {
         ComputeShare unbounded = new ComputeShare(1, 0);
         for (int i = 0; i < 3; i++) {
             period(unbounded, 8, 8, 20 * MS, 8_000); // 2.5 us per run each
         }
+        assertEquals(ComputeShare.STEP_ABOVE, unbounded.steps());
+        period(unbounded, 8, 8, 20 * MS, 3_300); // 6.1 us: over half, so back to the configured priority
         assertEquals(0, unbounded.steps());
     }
 
