@@ -32,10 +32,10 @@ class ComputePriorityTest {
     @Test
     void aComputingRequestRunsBelowNormalAndItsThreadComesBack() throws Exception {
         String how = ComputePriority.jvmAppliesPriorities() ? "by the JVM" : "by setpriority";
-        assertEquals("4 (nice 1 to 4 as the CPU they get per loop run asks, nice 0 while some wait for a lane, "
+        assertEquals("4 (nice 1 to 4 as the CPU they get per loop run asks, nice 0 when they need more, "
                 + how + ")", new ComputePriority(4).toString());
         assertEquals("1 (nice 4 to " + (ComputePriority.jvmAppliesPriorities() ? 4 : 7) + " as the CPU they get per "
-                + "loop run asks, nice 3 while some wait for a lane, " + how + ")", new ComputePriority(1).toString(),
+                + "loop run asks, nice 3 when they need more, " + how + ")", new ComputePriority(1).toString(),
                 "Java's lowest priority is nice 4");
         assertEquals("computed 30 1 nice 0", niceOfAComputingRequest(STOCK, 0));
         int nice = reportedNice(niceOfAComputingRequest(HYBRID, 0, "loops", "1"));

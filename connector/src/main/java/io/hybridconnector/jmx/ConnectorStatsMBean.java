@@ -54,15 +54,15 @@ public interface ConnectorStatsMBean {
     /**
      * How many steps below {@code computingRequestPriority} computing requests start now: steered by the CPU they got
      * per run of the loops against stock NIO's (10 us per CPU); 0 to 3, or -1 (one step above, never above normal)
-     * while computing requests wait for lanes.
+     * while computing requests wait for lanes or get under half of stock's CPU per run.
      */
     int getComputeSteps();
     /**
-     * Times the computing requests went one step lower: they got more CPU per loop run than stock gives, or none
-     * waits for a lane any more.
+     * Times the computing requests went one step lower: they got more CPU per loop run than stock gives, or the
+     * evidence for the step above ended.
      */
     long getComputeStepsDown();
-    /** Times they came one step back (or above, while some wait for a lane): they got under three quarters of it. */
+    /** Times they came one step back (or above: they wait for lanes, or got under half): they got under three quarters of it. */
     long getComputeStepsUp();
 
     /**

@@ -23,7 +23,7 @@ import org.apache.juli.logging.LogFactory;
  * ({@code bench/main/results/2026-11-26-night-intel/}).
  * <p>
  * Lower still, by as many steps as {@link ComputeShare} says (or one higher, never above normal, while computing
- * requests wait for lanes): a fixed step fixes how a core is split, and stock's split moves with what the short
+ * requests wait for lanes or get far less than stock gives them): a fixed step fixes how a core is split, and stock's split moves with what the short
  * requests cost. Alone beside a loop a computing request took 1.7x-1.8x stock's throughput
  * at nice 1 while the light requests had 0.875x-1.08x stock's (an AMD guest, 2026-11-26 late, one core, beside one
  * request computing 200 ms); beside several, their own throughput is the tight one (beside four computing 20 ms they
@@ -189,7 +189,7 @@ public final class ComputePriority {
         int lowest = mechanism == Mechanism.JVM ? Thread.NORM_PRIORITY - javaPriorityAt(ComputeShare.MAX_STEPS)
                 : Math.min(MAX_NICE, nice + ComputeShare.MAX_STEPS);
         return "nice " + nice + " to " + lowest + " as the CPU they get per loop run asks, nice " +
-                Math.max(0, nice + ComputeShare.STEP_ABOVE) + " while some wait for a lane";
+                Math.max(0, nice + ComputeShare.STEP_ABOVE) + " when they need more";
     }
 
     @Override
