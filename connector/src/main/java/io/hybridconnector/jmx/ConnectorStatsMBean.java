@@ -62,7 +62,10 @@ public interface ConnectorStatsMBean {
      * evidence for the step above ended.
      */
     long getComputeStepsDown();
-    /** Times they came one step back (or above: they wait for lanes, or got under half): they got under three quarters of it. */
+    /**
+     * Times they came one step back: they got under three quarters of it (or above the configured priority: they
+     * waited for lanes, or got under half).
+     */
     long getComputeStepsUp();
 
     /**

@@ -23,11 +23,11 @@ import org.apache.juli.logging.LogFactory;
  * ({@code bench/main/results/2026-11-26-night-intel/}).
  * <p>
  * Lower still, by as many steps as {@link ComputeShare} says (or one higher, never above normal, while computing
- * requests wait for lanes or get far less than stock gives them): a fixed step fixes how a core is split, and stock's split moves with what the short
- * requests cost. Alone beside a loop a computing request took 1.7x-1.8x stock's throughput
- * at nice 1 while the light requests had 0.875x-1.08x stock's (an AMD guest, 2026-11-26 late, one core, beside one
- * request computing 200 ms); beside several, their own throughput is the tight one (beside four computing 20 ms they
- * had 1.07x-1.17x at nice 1 and 0.99x-1.07x at nice 2 there, 0.88x-0.94x at nice 2 on the Intel guest)
+ * requests wait for lanes or get far less than stock gives them): a fixed step fixes how a core is split, and stock's
+ * split moves with what the short requests cost. Alone beside a loop a computing request took 1.7x-1.8x stock's
+ * throughput at nice 1 while the light requests had 0.875x-1.08x stock's (an AMD guest, 2026-11-26 late, one core,
+ * beside one request computing 200 ms); beside several, their own throughput is the tight one (beside four computing
+ * 20 ms they had 1.07x-1.17x at nice 1 and 0.99x-1.07x at nice 2 there, 0.88x-0.94x at nice 2 on the Intel guest)
  * ({@code bench/main/results/2026-11-26-late-amd/}).
  * <p>
  * How: where HotSpot maps Java priorities to nice values ({@code -XX:ThreadPriorityPolicy=1}), by

@@ -53,7 +53,10 @@ public final class ComputeShare {
     static final long TARGET_NANOS_PER_CPU = TimeUnit.MICROSECONDS.toNanos(10);
     /** The most steps below the configured priority (nice 4 at the default priority). */
     static final int MAX_STEPS = 3;
-    /** The step one above the configured priority, taken only while computing requests wait for lanes. */
+    /**
+     * The step one above the configured priority, on stronger evidence than a step below: computing requests wait for
+     * lanes, or a period gave them under half of stock's CPU per run.
+     */
     public static final int STEP_ABOVE = -1;
     /**
      * A period is at least this long: a period's CPU comes from the requests that finished in it, so a short one is
