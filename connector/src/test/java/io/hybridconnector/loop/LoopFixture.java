@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.channels.SelectionKey;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -18,6 +20,7 @@ final class LoopFixture implements AutoCloseable {
     final StallDetector detector;
     final PreemptionPacer pacer;
     final EventLoop loop;
+    private final List<Connection> connections = new ArrayList<>();
 
     LoopFixture(long budgetMillis, long warnMillis) throws IOException {
         this(budgetMillis, warnMillis, PreemptionPacer.DEFAULT_PACED_LOOK_NANOS);
@@ -37,6 +40,7 @@ final class LoopFixture implements AutoCloseable {
     /** Registers a connection that runs {@code work} when made {@link Connection#ready}. */
     Connection connect(String name, Runnable work) throws Exception {
         Connection c = new Connection(name, work);
+        connections.add(c);
         CountDownLatch registered = new CountDownLatch(1);
         loop.submit(() -> {
             try {
@@ -58,6 +62,7 @@ final class LoopFixture implements AutoCloseable {
         detector.stop();
         pool.stop(1000);
         loop.closeSelectorIfOpen();
+        connections.forEach(Connection::closeOnStop); // the pipes the loop did not close: two descriptors each
     }
 
     static void spin(long millis) {
