@@ -275,7 +275,8 @@ public final class Compare {
                 .append(Stats.format(maxClient))
                 .append(maxClient > 0.9 ? " (near 1: the client may limit req/s in that window)"
                         : " (below 0.9: the client was not the bottleneck)")
-                .append(".\n");
+                .append(". The load generator's CPU us/req is the same code's cost for both connectors: it tells how ")
+                .append("fast this host ran, so compare it first when comparing these figures with another run's.\n");
         double others = all.stream().mapToDouble(m -> m.metrics().get(Measurement.Metric.SERVER_CPU_BUSY)
                 - m.metrics().get(Measurement.Metric.TOMCAT_CPU)).filter(v -> !Double.isNaN(v)).max().orElse(0);
         sb.append("Other processes on the server CPU: up to ").append(Stats.format(Math.max(0, others)))

@@ -40,6 +40,7 @@ public record Measurement(Cell cell, String connector, int round, CellResult cli
         m.put(Metric.TOMCAT_CPU, server.cpuNanos() / client.windowNanos());
         m.put(Metric.SERVER_CPU_BUSY, server.serverCpuBusyShare());
         m.put(Metric.CLIENT_CPU, client.clientCpuShare());
+        m.put(Metric.CLIENT_CPU_PER_REQUEST, requests == 0 ? Double.NaN : client.clientCpuNanos() / 1000 / requests);
         return m;
     }
 
@@ -56,6 +57,11 @@ public record Measurement(Cell cell, String connector, int round, CellResult cli
         public static final String CPU = "CPU us/req";
         public static final String ERRORS = "errors";
         public static final String CLIENT_CPU = "load generator CPU share";
+        /**
+         * The load generator's CPU per request: the same code for both connectors and in every session, so it shows
+         * how fast the host ran. Compare it before comparing one session's server figures with another's.
+         */
+        public static final String CLIENT_CPU_PER_REQUEST = "load generator CPU us/req";
         /** Tomcat's CPU time / window: below SERVER_CPU_BUSY by what other processes took from the server CPU. */
         public static final String TOMCAT_CPU = "Tomcat CPU share";
         public static final String SERVER_CPU_BUSY = "server CPU busy (any process)";
