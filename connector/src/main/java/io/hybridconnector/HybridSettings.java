@@ -30,8 +30,6 @@ final class HybridSettings {
     private final List<String> ignored = new ArrayList<>();
     private ConnectorStats stats;
     private volatile BlockPredictingAdapter adapter;
-    /** How many requests known to compute run at once; used by the adapter, read by the MBean. */
-    private final ComputeLane computeLane = ComputeLane.forThisProcess();
     /** The priority requests known to compute run at ({@code computingRequestPriority}), read at init. */
     private volatile int computingRequestPriority = ComputePriority.DEFAULT;
     /** Made from it at init, not before: finding how to apply it may load a native library. */
@@ -171,7 +169,7 @@ final class HybridSettings {
     BlockPredictingAdapter adapterFor(Adapter catalina) {
         BlockPredictingAdapter a = adapter;
         if (a == null) {
-            a = new BlockPredictingAdapter(catalina, endpoint.classifier(), computeLane, computePriority(),
+            a = new BlockPredictingAdapter(catalina, endpoint.classifier(), endpoint.computeLane(), computePriority(),
                     endpoint.computeShare());
             adapter = a;
         }
@@ -188,7 +186,7 @@ final class HybridSettings {
 
     /** Creates and registers the connector's MBean; a failure to register is logged, not fatal. */
     void registerStats(Object global, String domain, String name, Log log) {
-        stats = new ConnectorStats(endpoint, computeLane, computePriority(),
+        stats = new ConnectorStats(endpoint, endpoint.computeLane(), computePriority(),
                 global instanceof RequestGroupInfo ? (RequestGroupInfo) global : null);
         try {
             stats.register(domain, name);
@@ -198,7 +196,7 @@ final class HybridSettings {
     }
 
     ComputeLane computeLane() {
-        return computeLane;
+        return endpoint.computeLane();
     }
 
     ConnectorStats stats() {

@@ -73,9 +73,11 @@ public class HybridEndpoint extends ListeningEndpoint {
      */
     private StallDetector outputWatcher;
     private final LoopCounters counters = new LoopCounters();
+    /** How many requests known to compute run at once; used by the adapter, read by the MBean. */
+    private final ComputeLane computeLane = ComputeLane.forThisProcess();
     /** How far below their configured priority computing requests run; steered by the stall detector. */
     private final ComputeShare computeShare =
-            new ComputeShare(Runtime.getRuntime().availableProcessors(), ComputeLane.sizeForThisProcess());
+            new ComputeShare(Runtime.getRuntime().availableProcessors(), computeLane.size());
     /** Read and write buffers of connections between requests; made at each start, bounded as configured. */
     private volatile SocketBufferPool bufferPool = new SocketBufferPool(0, SocketBufferPool.DEFAULT_IDLE_MILLIS);
 
@@ -123,6 +125,10 @@ public class HybridEndpoint extends ListeningEndpoint {
     /** @return the loops running (empty when stopped), for the MBean's loop-wait figures */
     public EventLoop[] eventLoops() {
         return loops;
+    }
+
+    public ComputeLane computeLane() {
+        return computeLane;
     }
 
     public ComputeShare computeShare() {

@@ -64,13 +64,8 @@ public final class ComputeLane {
      *         sets another count (0: no bound), for measuring the connector without them
      */
     public static ComputeLane forThisProcess() {
-        return new ComputeLane(sizeForThisProcess(), Runtime.getRuntime().availableProcessors());
-    }
-
-    /** @return the size {@link #forThisProcess} gives its lanes */
-    public static int sizeForThisProcess() {
-        return Integer.getInteger("io.hybridconnector.computeLanes",
-                lanesFor(Runtime.getRuntime().availableProcessors()));
+        int cpus = Runtime.getRuntime().availableProcessors();
+        return new ComputeLane(Integer.getInteger("io.hybridconnector.computeLanes", lanesFor(cpus)), cpus);
     }
 
     /** @return three lanes per CPU this process may run on: the loops then get at least a quarter of each */
