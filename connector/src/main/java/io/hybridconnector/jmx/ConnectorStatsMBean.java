@@ -53,18 +53,18 @@ public interface ConnectorStatsMBean {
     long getComputePriorityRetired();
     /**
      * How many steps below {@code computingRequestPriority} computing requests start now: steered by the CPU they got
-     * per run of the loops against stock NIO's (10 us per CPU); 0 to 3, or -1 (one step above, never above normal)
+     * per run of the loops against stock NIO's ({@code n / (n + 1)} of 10 us per CPU for n computing requests); 0 to 3, or -1 (one step above, never above normal)
      * while computing requests wait for lanes or get under half of stock's CPU per run.
      */
     int getComputeSteps();
     /**
-     * Times the computing requests went one step lower: they got more CPU per loop run than stock gives, or the
-     * evidence for the step above ended.
+     * Steps the computing requests went lower: they got more CPU per loop run than stock gives (as many steps as the
+     * excess asks), or the evidence for the step above ended.
      */
     long getComputeStepsDown();
     /**
-     * Times they came one step back: they got under three quarters of it (or above the configured priority: they
-     * waited for lanes, or got under half).
+     * Steps they came back: they got under three quarters of it (or above the configured priority: they waited for
+     * lanes, or got under half), or none computed for a second and the next start at the configured priority.
      */
     long getComputeStepsUp();
 

@@ -21,15 +21,30 @@ import java.util.concurrent.atomic.LongAdder;
  * How: computing requests report the CPU time they used ({@link #finished}); the stall detector {@link #look looks}
  * at every look, and once a period holds enough of them it divides their CPU by the runs the loops began meanwhile
  * and by the computing requests there were on average (running, or waiting for a {@link ComputeLane}, as stock would
- * run them all). Above {@link #TARGET_NANOS_PER_CPU} per CPU the next requests go one step lower; below three
- * quarters of it, one step back. A step is a nice value (a fifth less weight for the kernel's scheduler), which moved
- * the CPU per run by about a seventh (nice 2 to 3 beside four computing 20 ms: 8.5 to 7.3 us), less than the band
- * between the two thresholds; a period (a second at least) moves it by one step at most. With a
+ * run them all). Above what stock gives that many ({@link #targetNanos}) the next requests go as many steps lower as
+ * the excess asks; below three quarters of it, one step back. A step is a nice value (a fifth less weight for the
+ * kernel's scheduler), which moved the CPU per run by a seventh at least (nice 2 to 3 beside four computing 20 ms: 8.5
+ * to 7.3 us; nice 1 to 2 beside one computing 200 ms, a fifth), less than the band between the two thresholds; a period
+ * (a second at least) takes as many sevenths as the excess holds, so that it does not overshoot. With a
  * band of three fifths to one, noise in one period (a scenario's start) took the steps down one more, where nothing
  * brought them back: 6.9 to 8.5 us, the computing requests at 0.97x-0.99x stock's throughput. Per CPU, because with
  * more CPUs each computing request shares its CPU with fewer of the loops' runs: stock gave each 14.5 to 15
  * microseconds per run on two cores. Nothing here runs on the fast path: two CPU clock reads and two counter updates
  * per computing request, and a read of each loop's run word at each of the detector's looks.
+ * <p>
+ * How much stock gives each depends on how many compute: one core, AMD guest, 2026-11-28, per computing request per
+ * run, one computing 200 ms 4.9-5.1 us (0.28 of the core), two computing 100 ms 6.4, four computing 20 ms 8.6-9.1,
+ * eight 9.4. {@code n / (n + 1)} of {@link #TARGET_NANOS_PER_CPU} is within a tenth of each: 5, 6.7, 8 and 8.9. With
+ * 10 us for any count, one computing request got 6.8 us per run at nice 1, inside that band, and 0.44 of the core
+ * where stock gave it 0.28; on a slower Intel guest ours' light requests beside it then had 0.92x-0.94x stock's
+ * throughput. On more CPUs a lone request shares its CPU with fewer short ones (two cores: stock gave one computing
+ * 200 ms 15.5 us per run, four computing 20 ms 12.5 each, 2026-11-27), so each CPU beyond the first counts as one
+ * more contender: 13.3 and 16.7 us there, which ours met within the bounds.
+ * <p>
+ * The steps belong to the computing requests they were learnt beside: a period with none (or a detector parked that
+ * long) brings the next ones back to the configured priority, rather than leaving a mix that is gone to steer the
+ * next. Without that, the main job's scenarios each started where the previous one had left the steps, and took two
+ * to four of their six seconds to find their own.
  * <p>
  * One step above the configured priority ({@link #STEP_ABOVE}, which is normal priority at the default) takes stronger
  * evidence than the steps below it: computing requests that wait for {@link ComputeLane lanes}, or a period that gave
@@ -49,8 +64,16 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class ComputeShare {
 
-    /** Stock NIO's CPU per computing request per run served, on one core (measured; see the class comment). */
+    /**
+     * Stock NIO's CPU per computing request per run served, on one core, as many computing requests there grow: each
+     * gets {@code n / (n + 1)} of it (measured; see the class comment and {@link #targetNanos}).
+     */
     static final long TARGET_NANOS_PER_CPU = TimeUnit.MICROSECONDS.toNanos(10);
+    /**
+     * The least a step moved the CPU per run, as a ratio: a seventh (four computing 20 ms, nice 2 to 3: 8.5 to 7.3
+     * us; one computing 200 ms, nice 1 to 2: a fifth).
+     */
+    static final double STEP_EFFECT = 8 / 7.0;
     /** The most steps below the configured priority (nice 4 at the default priority). */
     static final int MAX_STEPS = 3;
     /**
@@ -68,7 +91,7 @@ public final class ComputeShare {
     /** or is this long. */
     static final long MAX_PERIOD_NANOS = TimeUnit.SECONDS.toNanos(2);
 
-    private final long targetNanos;
+    private final int cpus;
     /** How many computing requests may run at once ({@link ComputeLane#size}); 0 or less: no bound. */
     private final int lanes;
     private final AtomicInteger computing = new AtomicInteger();
@@ -78,7 +101,8 @@ public final class ComputeShare {
     private final LongAdder stepsUp = new LongAdder();
     private volatile int steps;
 
-    // The stall detector's, for the period in progress.
+    // The stall detector's: when its last look saw a computing request, and the period in progress.
+    private long lastComputingSeen;
     private long periodStart;
     private long runsAtStart;
     private long computedAtStart;
@@ -91,7 +115,7 @@ public final class ComputeShare {
      * @param lanes how many computing requests may run at once ({@link ComputeLane#size}); 0 or less: no bound
      */
     public ComputeShare(int cpus, int lanes) {
-        this.targetNanos = TARGET_NANOS_PER_CPU * Math.max(1, cpus);
+        this.cpus = Math.max(1, cpus);
         this.lanes = lanes;
     }
 
@@ -125,11 +149,23 @@ public final class ComputeShare {
     void look(long now, long runs) {
         int computingNow = computing.get();
         long done = finished.sum() - finishedAtStart;
+        boolean mixGone = looks > 0 && now - lastComputingSeen >= MIN_PERIOD_NANOS;
+        if (computingNow > 0 || looks == 0) {
+            lastComputingSeen = now;
+        }
+        if (mixGone) {
+            // None computed for a period (or the detector was parked): the requests the steps were learnt beside are
+            // gone, and so is this period's meaning; the next ones start at the configured priority.
+            if (steps != 0) {
+                backToConfigured();
+            }
+            startPeriod(now, runs, computingNow);
+            return;
+        }
         if (looks == 0 || (computingNow == 0 && done == 0)) {
             startPeriod(now, runs, computingNow); // nothing computed: no information, and the next period starts now
             if (computingNow == 0 && steps < 0) {
-                steps = 0; // nothing computes: the next one starts at the configured priority
-                stepsDown.increment();
+                backToConfigured(); // the step above ends with the requests that needed it
             }
             return;
         }
@@ -142,7 +178,7 @@ public final class ComputeShare {
         if (done > 0) {
             double meanComputing = (double) computingSum / looks;
             steer(perRunNanos(computedNanos.sum() - computedAtStart, runs - runsAtStart, meanComputing),
-                    lanes > 0 && meanComputing > lanes);
+                    targetNanos(meanComputing), lanes > 0 && meanComputing > lanes);
         }
         startPeriod(now, runs, computingNow);
     }
@@ -152,17 +188,47 @@ public final class ComputeShare {
         return (long) (computed / (double) Math.max(1, runs) / Math.max(1.0, meanComputing));
     }
 
-    /** @param laneBound whether computing requests waited for lanes, which allows one step above the configured one */
-    private void steer(long perRun, boolean laneBound) {
+    /**
+     * @return stock NIO's CPU per computing request per run, beside {@code meanComputing} of them: the more there are
+     *         per CPU, the more each gets, {@code n / (n + 1)} of {@link #TARGET_NANOS_PER_CPU} on one CPU
+     */
+    long targetNanos(double meanComputing) {
+        double contending = Math.max(1.0, meanComputing) + cpus - 1;
+        return (long) (TARGET_NANOS_PER_CPU * cpus * contending / (contending + 1));
+    }
+
+    /**
+     * @param targetNanos stock's CPU per computing request per run ({@link #targetNanos(double)})
+     * @param laneBound whether computing requests waited for lanes, which allows one step above the configured one
+     */
+    private void steer(long perRun, long targetNanos, boolean laneBound) {
         int s = steps;
         int highest = laneBound || perRun * 2 < targetNanos ? STEP_ABOVE : 0;
         if (s < highest || (perRun > targetNanos && s < MAX_STEPS)) {
-            steps = s + 1; // too much CPU per run, or no longer the evidence for the step above
-            stepsDown.increment();
+            // Too much CPU per run, or no longer the evidence for the step above: as many steps as the excess asks
+            // at a seventh each, the least a step moved it, so that the steps do not overshoot.
+            int down = perRun > targetNanos ? stepsFor(perRun / (double) targetNanos) : 1;
+            steps = Math.min(MAX_STEPS, s + down);
+            stepsDown.add(steps - s);
         } else if (perRun * 4 < targetNanos * 3 && s > highest) {
             steps = s - 1;
             stepsUp.increment();
         }
+    }
+
+    /** @return the steps down that take at most {@code excess} (over 1) away, at least one */
+    static int stepsFor(double excess) {
+        return Math.max(1, (int) (Math.log(excess) / Math.log(STEP_EFFECT)));
+    }
+
+    /**
+     * The steps are those of the computing requests that ran: when none runs, the next ones are another mix, which
+     * starts at the configured priority rather than at a step learnt beside requests that are gone.
+     */
+    private void backToConfigured() {
+        int s = steps;
+        (s < 0 ? stepsDown : stepsUp).add(Math.abs(s));
+        steps = 0;
     }
 
     /** A period starts with this look, which saw {@code computingNow} computing requests. */
@@ -175,12 +241,12 @@ public final class ComputeShare {
         looks = 1;
     }
 
-    /** @return times the computing requests went one step lower */
+    /** @return steps the computing requests went lower */
     public long getStepsDown() {
         return stepsDown.sum();
     }
 
-    /** @return times they came one step back */
+    /** @return steps they came back */
     public long getStepsUp() {
         return stepsUp.sum();
     }

@@ -25,46 +25,92 @@ class ComputeShareTest {
     private long runs;
 
     @Test
-    void computingRequestsThatGetMoreThanStockPerRunGoOneStepLowerPerPeriod() {
+    void computingRequestsThatGetABitMoreThanStockPerRunGoOneStepLowerPerPeriod() {
         for (int period = 1; period <= ComputeShare.MAX_STEPS + 2; period++) {
-            // Four computing 20 ms each while the loops serve 1,000 runs: 20 us each per run, stock gave 10.
-            period(4, 4, 20 * MS, 1_000);
+            // Four computing 9 ms each while the loops serve 1,000 runs: 9 us each per run, stock gave each of four 8.
+            period(4, 4, 9 * MS, 1_000);
             assertEquals(Math.min(period, ComputeShare.MAX_STEPS), share.steps(), "after period " + period);
         }
         assertEquals(ComputeShare.MAX_STEPS, share.getStepsDown());
     }
 
     @Test
+    void farMoreThanStockTakesAsManyStepsAsTheExcessAsksAtOnce() {
+        period(4, 4, 20 * MS, 1_000); // 20 us each per run, 2.5 times stock's 8
+        assertEquals(ComputeShare.MAX_STEPS, share.steps());
+        assertEquals(1, ComputeShare.stepsFor(1.1));
+        assertEquals(2, ComputeShare.stepsFor(1.36), "two sevenths take 1.31 away, three would take 1.49");
+        assertEquals(6, ComputeShare.stepsFor(2.5));
+    }
+
+    @Test
+    void aLoneComputingRequestGetsLessPerRunThanEachOfFour() {
+        // Stock gave one request computing 200 ms 4.9-5.1 us per run on one core, each of four 8.6-9.1 us.
+        assertEquals(TimeUnit.MICROSECONDS.toNanos(5), share.targetNanos(1));
+        assertEquals(TimeUnit.MICROSECONDS.toNanos(8), share.targetNanos(4));
+        assertEquals(share.targetNanos(1), share.targetNanos(0.4), "fewer than one on average count as one");
+        // 6.8 us per run: over a lone request's target by 1.36, two steps of a seventh; within four's band.
+        period(1, 5, 68 * MS, 50_000);
+        assertEquals(2, share.steps());
+        ComputeShare other = new ComputeShare(1, LANES);
+        period(other, 4, 4, 68 * MS / 10, 1_000);
+        assertEquals(0, other.steps());
+    }
+
+    @Test
+    void stepsLearntBesideRequestsThatAreGoneDoNotOutliveThem() {
+        period(4, 4, 9 * MS, 1_000);
+        period(4, 4, 9 * MS, 1_000);
+        assertEquals(2, share.steps());
+        look(ComputeShare.MIN_PERIOD_NANOS / 2, 100); // none computes: the steps stay for a while
+        assertEquals(2, share.steps());
+        look(ComputeShare.MIN_PERIOD_NANOS / 2, 100); // none for a whole period: the next ones start afresh
+        assertEquals(0, share.steps());
+        assertEquals(2, share.getStepsUp());
+    }
+
+    @Test
+    void aDetectorParkedLongerThanAPeriodStartsAfresh() {
+        period(4, 4, 9 * MS, 1_000);
+        assertEquals(1, share.steps());
+        share.started();
+        look(10 * ComputeShare.MIN_PERIOD_NANOS, 1_000); // parked: what the period holds spans the quiet time
+        assertEquals(0, share.steps());
+        share.finished(0);
+    }
+
+    @Test
     void theyComeBackAStepOncePeriodsGiveThemUnderThreeQuartersOfStock() {
         ComputeShare fourLanes = new ComputeShare(1, 4); // none of the four waits for a lane
-        period(fourLanes, 4, 4, 20 * MS, 1_000);
-        period(fourLanes, 4, 4, 20 * MS, 1_000);
+        period(fourLanes, 4, 4, 9 * MS, 1_000);
+        period(fourLanes, 4, 4, 9 * MS, 1_000);
         assertEquals(2, fourLanes.steps());
-        period(fourLanes, 4, 4, 20 * MS, 2_400); // 8.3 us: in the band, stays
+        period(fourLanes, 4, 4, 20 * MS, 2_550); // 7.8 us: in the band of four's 8, stays
         assertEquals(2, fourLanes.steps());
-        period(fourLanes, 4, 4, 20 * MS, 2_600); // 7.7 us: in the band, stays
+        period(fourLanes, 4, 4, 20 * MS, 3_200); // 6.25 us: in the band, stays
         assertEquals(2, fourLanes.steps());
-        period(fourLanes, 4, 4, 20 * MS, 3_300); // 6.1 us
+        period(fourLanes, 4, 4, 20 * MS, 3_700); // 5.4 us
         assertEquals(1, fourLanes.steps());
-        period(fourLanes, 4, 4, 20 * MS, 3_300);
-        period(fourLanes, 4, 4, 20 * MS, 3_300);
+        period(fourLanes, 4, 4, 20 * MS, 3_700);
+        period(fourLanes, 4, 4, 20 * MS, 3_700);
         assertEquals(0, fourLanes.steps(), "none waits for a lane, and over half of stock's: not above the configured");
         assertEquals(2, fourLanes.getStepsUp());
     }
 
     @Test
     void whileSomeWaitForALaneTheyMayGoOneStepAboveTheConfiguredPriority() {
-        // Four computing 20 ms, three lanes, and each gets 5 us per run: under three quarters of stock's 10.
+        // Four computing 20 ms, three lanes, and each gets 5 us per run: under three quarters of stock's 8.
         period(4, 4, 20 * MS, 4_000);
         assertEquals(ComputeShare.STEP_ABOVE, share.steps());
         period(4, 4, 20 * MS, 4_000);
         assertEquals(ComputeShare.STEP_ABOVE, share.steps(), "one step above, no more");
         assertEquals(1, share.getStepsUp());
-        // Down to three computing 60 ms: none waits, and they get over half of stock's per run, so back to the
-        // configured priority. Three finish in a second, under the four a period needs: it ends at two seconds.
-        period(3, 3, 60 * MS, 4_000);
+        // Down to three computing 60 ms: none waits, and they get over half of stock's per run (6.8 us of 7.5), so
+        // back to the configured priority. Three finish in a second, under the four a period needs: it ends at two
+        // seconds, with the three that finished over the runs of two seconds.
+        period(3, 3, 60 * MS, 4_500);
         assertEquals(ComputeShare.STEP_ABOVE, share.steps());
-        period(3, 3, 60 * MS, 4_000);
+        period(3, 3, 60 * MS, 4_500);
         assertEquals(0, share.steps());
         assertEquals(1, share.getStepsDown());
     }
@@ -84,16 +130,16 @@ class ComputeShareTest {
             period(unbounded, 8, 8, 20 * MS, 8_000); // 2.5 us per run each
         }
         assertEquals(ComputeShare.STEP_ABOVE, unbounded.steps());
-        period(unbounded, 8, 8, 20 * MS, 3_300); // 6.1 us: over half, so back to the configured priority
+        period(unbounded, 8, 8, 20 * MS, 3_300); // 6.1 us: over half of eight's 8.9, so back to the configured
         assertEquals(0, unbounded.steps());
     }
 
     @Test
     void requestsWaitingForALaneCountAsStockWouldRunThem() {
-        // Three run and report 20 ms each; a fourth waits all along. Per run: 60 ms / 1,600 runs / 4 = 9.4 us, not
-        // above stock's: no step. Counted as three it would be 12.5 us.
+        // Three run and report 20 ms each; a fourth waits all along. Per run: 60 ms / 2,000 runs / 4 = 7.5 us, not
+        // above stock's 8 for four: no step. Counted as three it would be 10 us, over three's 7.5.
         share.started();
-        period(3, 3, 20 * MS, 1_600);
+        period(3, 3, 20 * MS, 2_000);
         assertEquals(0, share.steps());
         share.finished(0);
     }
@@ -105,18 +151,20 @@ class ComputeShareTest {
             share.started();
             share.finished(200 * MS);
         }
-        look(ComputeShare.MAX_PERIOD_NANOS - MS, 10);
+        share.started(); // one computes on, so that the quiet of a period does not start afresh
+        lookEveryMs(ComputeShare.MAX_PERIOD_NANOS - MS, 100_000);
         assertEquals(0, share.steps(), "three requests in under two seconds: the period goes on");
-        look(MS, 10);
-        assertEquals(1, share.steps(), "two seconds: 600 ms over 20 runs");
+        look(MS, 10_000);
+        assertEquals(1, share.steps(), "two seconds: 600 ms over 110,000 runs, 5.5 us, over a lone one's 5");
         for (int i = 0; i < 4; i++) {
             share.started();
             share.finished(20 * MS);
         }
-        look(ComputeShare.MIN_PERIOD_NANOS - MS, 10);
+        lookEveryMs(ComputeShare.MIN_PERIOD_NANOS - MS, 14_000);
         assertEquals(1, share.steps(), "four requests, but not yet the shortest period");
-        look(MS, 10);
-        assertEquals(2, share.steps());
+        look(MS, 500);
+        assertEquals(2, share.steps(), "80 ms over 14,500 runs");
+        share.finished(0);
     }
 
     @Test
@@ -130,11 +178,12 @@ class ComputeShareTest {
 
     @Test
     void theTargetIsPerCpu() {
-        // 15 us per run each: over one CPU's 10, under two CPUs' 20.
-        period(share, 4, 4, 15 * MS, 1_000);
+        // 9 us per run each: over one CPU's 8 for four, under two CPUs' 16.7 (four and the second CPU: 20 x 5 / 6).
+        period(share, 4, 4, 9 * MS, 1_000);
         assertEquals(1, share.steps());
         ComputeShare twoCpus = new ComputeShare(2, ComputeLane.lanesFor(2));
-        period(twoCpus, 4, 4, 15 * MS, 1_000);
+        assertEquals(16_666, twoCpus.targetNanos(4));
+        period(twoCpus, 4, 4, 9 * MS, 1_000);
         assertEquals(0, twoCpus.steps());
     }
 
@@ -161,6 +210,15 @@ class ComputeShareTest {
             s.finished(0);
         }
         look(s, MS, periodRuns - periodRuns / LOOKS * (LOOKS - 1));
+    }
+
+    /** Looks every millisecond for {@code span}, while the loops begin {@code moreRuns} runs in all. */
+    private void lookEveryMs(long span, long moreRuns) {
+        long n = span / MS;
+        for (long i = 1; i < n; i++) {
+            look(MS, moreRuns / n);
+        }
+        look(span - (n - 1) * MS, moreRuns - moreRuns / n * (n - 1));
     }
 
     private void look(long after, long moreRuns) {
