@@ -33,8 +33,8 @@ import java.util.concurrent.atomic.LongAdder;
  * per computing request, and a read of each loop's run word at each of the detector's looks.
  * <p>
  * How much stock gives each depends on how many compute: one core, AMD guest, 2026-11-28, per computing request per
- * run, one computing 200 ms 4.9-5.1 us (0.28 of the core), two computing 100 ms 6.4, four computing 20 ms 8.6-9.1,
- * eight 9.4. {@code n / (n + 1)} of {@link #TARGET_NANOS_PER_CPU} is within a tenth of each: 5, 6.7, 8 and 8.9. With
+ * run, one computing 200 ms 4.8-5.4 us (0.28 of the core), two computing 100 ms 5.8-7.0, four computing 20 ms
+ * 8.5-9.1, eight 9.1-9.5 ({@code bench/main/results/2026-11-28-lone-computing/}). {@code n / (n + 1)} of {@link #TARGET_NANOS_PER_CPU} is within a tenth of each: 5, 6.7, 8 and 8.9. With
  * 10 us for any count, one computing request got 6.8 us per run at nice 1, inside that band, and 0.44 of the core
  * where stock gave it 0.28; on a slower Intel guest ours' light requests beside it then had 0.92x-0.94x stock's
  * throughput. On more CPUs a lone request shares its CPU with fewer short ones (two cores: stock gave one computing

@@ -45,7 +45,7 @@ class ComputeShareTest {
 
     @Test
     void aLoneComputingRequestGetsLessPerRunThanEachOfFour() {
-        // Stock gave one request computing 200 ms 4.9-5.1 us per run on one core, each of four 8.6-9.1 us.
+        // Stock gave one request computing 200 ms 4.8-5.4 us per run on one core, each of four 8.5-9.1 us.
         assertEquals(TimeUnit.MICROSECONDS.toNanos(5), share.targetNanos(1));
         assertEquals(TimeUnit.MICROSECONDS.toNanos(8), share.targetNanos(4));
         assertEquals(share.targetNanos(1), share.targetNanos(0.4), "fewer than one on average count as one");
