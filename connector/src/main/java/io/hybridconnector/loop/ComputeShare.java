@@ -59,6 +59,15 @@ import java.util.concurrent.atomic.LongAdder;
  * stock's to 1.11x (same guest). The step above ends at the first period, or the first look with none computing,
  * that no longer shows that evidence.
  * <p>
+ * Beyond the step above, the loops yield ({@link #loopsYield}, {@code Thread.yield()} once a round, as
+ * {@link PreemptionPacer} has them do for waiting requests) while the computing requests still get under three
+ * quarters of stock's CPU per run and more than one waits for a lane. Beside eight computing 20 ms on one core stock
+ * gave them 0.85-0.86 of the core; three lanes at normal priority got 0.73-0.75 (0.86x-0.88x stock's throughput),
+ * and six lanes no more (4.1-4.4 us per run against 3.3-3.6), because the loop, which sleeps and wakes, kept about a
+ * quarter of the core. With the yields, 0.936x, the light requests 1.70x stock's throughput at a p99 of 8.0 ms
+ * against stock's 9.2 (AMD guest, 2026-11-28, 2 rounds, {@code bench/main/results/2026-11-28-lone-computing/}). Four
+ * computing requests beside three lanes never ask for it: one waits at most.
+ * <p>
  * With no short requests to serve, the steps go down to {@link #MAX_STEPS}: harmless, since a lower priority takes
  * nothing from a thread that has the CPU to itself, and the first short requests that come then find the CPU.
  */
@@ -100,6 +109,8 @@ public final class ComputeShare {
     private final LongAdder stepsDown = new LongAdder();
     private final LongAdder stepsUp = new LongAdder();
     private volatile int steps;
+    /** Whether the loops should yield once a round: the step above is not enough and more than one waits a lane. */
+    private volatile boolean loopsYield;
 
     // The stall detector's: when its last look saw a computing request, and the period in progress.
     private long lastComputingSeen;
@@ -178,7 +189,7 @@ public final class ComputeShare {
         if (done > 0) {
             double meanComputing = (double) computingSum / looks;
             steer(perRunNanos(computedNanos.sum() - computedAtStart, runs - runsAtStart, meanComputing),
-                    targetNanos(meanComputing), lanes > 0 && meanComputing > lanes);
+                    targetNanos(meanComputing), meanComputing);
         }
         startPeriod(now, runs, computingNow);
     }
@@ -199,9 +210,11 @@ public final class ComputeShare {
 
     /**
      * @param targetNanos stock's CPU per computing request per run ({@link #targetNanos(double)})
-     * @param laneBound whether computing requests waited for lanes, which allows one step above the configured one
+     * @param meanComputing computing requests on average over the period, in a lane or waiting for one: more than
+     *        the lanes allows one step above the configured priority
      */
-    private void steer(long perRun, long targetNanos, boolean laneBound) {
+    private void steer(long perRun, long targetNanos, double meanComputing) {
+        boolean laneBound = lanes > 0 && meanComputing > lanes;
         int s = steps;
         int highest = laneBound || perRun * 2 < targetNanos ? STEP_ABOVE : 0;
         if (s < highest || (perRun > targetNanos && s < MAX_STEPS)) {
@@ -214,6 +227,16 @@ public final class ComputeShare {
             steps = s - 1;
             stepsUp.increment();
         }
+        loopsYield = steps == STEP_ABOVE && perRun * 4 < targetNanos * 3 && lanes > 0 && meanComputing > lanes + 1;
+    }
+
+    /**
+     * @return whether the loops should give up their CPU once a round for the computing requests: they run one step
+     *         above their configured priority, still get under three quarters of stock's CPU per run, and more than
+     *         one of them waits for a lane (see the class comment)
+     */
+    boolean loopsYield() {
+        return loopsYield;
     }
 
     /** @return the steps down that take at most {@code excess} (over 1) away, at least one */
@@ -229,6 +252,7 @@ public final class ComputeShare {
         int s = steps;
         (s < 0 ? stepsDown : stepsUp).add(Math.abs(s));
         steps = 0;
+        loopsYield = false;
     }
 
     /** A period starts with this look, which saw {@code computingNow} computing requests. */

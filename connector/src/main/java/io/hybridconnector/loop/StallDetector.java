@@ -133,7 +133,8 @@ public final class StallDetector implements Runnable {
     /** @return whether a loop's leader should give up its CPU once this round ({@link PreemptionPacer#loopsYield}) */
     boolean loopsYield() {
         PreemptionPacer paced = pacer;
-        return paced != null && paced.loopsYield();
+        ComputeShare share = computeShare;
+        return paced != null && paced.loopsYield() || share != null && share.loopsYield();
     }
 
     /** A leader started a run. Costs one volatile read unless the detector is parked. */

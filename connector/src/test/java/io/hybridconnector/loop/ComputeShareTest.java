@@ -1,6 +1,8 @@
 package io.hybridconnector.loop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.TimeUnit;
 
@@ -113,6 +115,29 @@ class ComputeShareTest {
         period(3, 3, 60 * MS, 4_500);
         assertEquals(0, share.steps());
         assertEquals(1, share.getStepsDown());
+    }
+
+    @Test
+    void whenTheStepAboveIsNotEnoughAndSeveralWaitTheLoopsYield() {
+        // Eight computing 20 ms beside three lanes, 2.5 us per run each: a quarter of stock's 8.9 for eight.
+        period(8, 8, 20 * MS, 8_000);
+        assertEquals(ComputeShare.STEP_ABOVE, share.steps());
+        assertTrue(share.loopsYield(), "above the configured priority, far under stock's, five waiting");
+        period(8, 8, 20 * MS, 2_500); // 8 us: within the band now
+        assertFalse(share.loopsYield());
+        period(8, 8, 20 * MS, 8_000);
+        assertTrue(share.loopsYield());
+        look(ComputeShare.MIN_PERIOD_NANOS, 100); // none computes for a period: the mix is gone
+        assertFalse(share.loopsYield());
+    }
+
+    @Test
+    void fourBesideThreeLanesNeverMakeTheLoopsYield() {
+        for (int i = 0; i < 3; i++) {
+            period(4, 4, 20 * MS, 8_000); // 2.5 us per run: far under stock's 8, but one waits at most
+        }
+        assertEquals(ComputeShare.STEP_ABOVE, share.steps());
+        assertFalse(share.loopsYield());
     }
 
     @Test
