@@ -64,8 +64,8 @@ import java.util.concurrent.atomic.LongAdder;
  * quarters of stock's CPU per run and more than one waits for a lane. Beside eight computing 20 ms on one core stock
  * gave them 0.85-0.86 of the core; three lanes at normal priority got 0.73-0.75 (0.86x-0.88x stock's throughput),
  * and six lanes no more (4.1-4.4 us per run against 3.3-3.6), because the loop, which sleeps and wakes, kept about a
- * quarter of the core. With the yields, 0.936x, the light requests 1.70x stock's throughput at a p99 of 8.0 ms
- * against stock's 9.2 (AMD guest, 2026-11-28, 2 rounds, {@code bench/main/results/2026-11-28-lone-computing/}). Four
+ * quarter of the core. With the yields, 0.944x, the light requests 1.71x stock's throughput at a p99 of 7.5 ms
+ * against stock's 9.4 (AMD guest, 2026-11-28, main job, 3 rounds, {@code bench/main/results/2026-11-28-lone-computing/}). Four
  * computing requests beside three lanes never ask for it: one waits at most.
  * <p>
  * With no short requests to serve, the steps go down to {@link #MAX_STEPS}: harmless, since a lower priority takes
