@@ -53,8 +53,9 @@ public interface ConnectorStatsMBean {
     long getComputePriorityRetired();
     /**
      * How many steps below {@code computingRequestPriority} computing requests start now: steered by the CPU they got
-     * per run of the loops against stock NIO's ({@code n / (n + 1)} of 10 us per CPU for n computing requests); 0 to 3, or -1 (one step above, never above normal)
-     * while computing requests wait for lanes or get under half of stock's CPU per run.
+     * per run of the loops against stock NIO's ({@code n / (n + 1)} of 10 us per CPU for n computing requests); 0 to
+     * 3, or -1 (one step above, never above normal) while computing requests wait for lanes or get under half of
+     * stock's CPU per run.
      */
     int getComputeSteps();
     /**

@@ -33,13 +33,14 @@ import java.util.concurrent.atomic.LongAdder;
  * per computing request, and a read of each loop's run word at each of the detector's looks.
  * <p>
  * How much stock gives each depends on how many compute: one core, AMD guest, 2026-11-28, per computing request per
- * run, one computing 200 ms 4.8-5.4 us (0.28 of the core), two computing 100 ms 5.8-7.0, four computing 20 ms
- * 8.5-9.1, eight 9.1-9.5 ({@code bench/main/results/2026-11-28-lone-computing/}). {@code n / (n + 1)} of {@link #TARGET_NANOS_PER_CPU} is within a tenth of each: 5, 6.7, 8 and 8.9. With
- * 10 us for any count, one computing request got 6.8 us per run at nice 1, inside that band, and 0.44 of the core
- * where stock gave it 0.28; on a slower Intel guest ours' light requests beside it then had 0.92x-0.94x stock's
- * throughput. On more CPUs a lone request shares its CPU with fewer short ones (two cores: stock gave one computing
- * 200 ms 15.5 us per run, four computing 20 ms 12.5 each, 2026-11-27), so each CPU beyond the first counts as one
- * more contender: 13.3 and 16.7 us there, which ours met within the bounds.
+ * run, one computing 200 ms 4.8-5.4 us (0.28 of the core), two computing 100 ms 5.8-7.0, four computing 20 ms 8.5-9.1,
+ * eight 9.1-9.5 ({@code bench/main/results/2026-11-28-lone-computing/}). {@code n / (n + 1)} of
+ * {@link #TARGET_NANOS_PER_CPU} is within a tenth of each: 5, 6.7, 8 and 8.9. With 10 us for any count, one computing
+ * request got 6.8 us per run at nice 1, inside that band, and 0.44 of the core where stock gave it 0.28; on a slower
+ * Intel guest ours' light requests beside it then had 0.92x-0.94x stock's throughput. On more CPUs a lone request
+ * shares its CPU with fewer short ones (two cores: stock gave one computing 200 ms 15.5 us per run, four computing 20
+ * ms 12.5 each, 2026-11-27), so each CPU beyond the first counts as one more contender: 13.3 and 16.7 us there, which
+ * ours met within the bounds.
  * <p>
  * The steps belong to the computing requests they were learnt beside: a period with none (or a detector parked that
  * long) brings the next ones back to the configured priority, rather than leaving a mix that is gone to steer the
@@ -65,8 +66,9 @@ import java.util.concurrent.atomic.LongAdder;
  * gave them 0.85-0.86 of the core; three lanes at normal priority got 0.73-0.75 (0.86x-0.88x stock's throughput),
  * and six lanes no more (4.1-4.4 us per run against 3.3-3.6), because the loop, which sleeps and wakes, kept about a
  * quarter of the core. With the yields, 0.944x, the light requests 1.71x stock's throughput at a p99 of 7.5 ms
- * against stock's 9.4 (AMD guest, 2026-11-28, main job, 3 rounds, {@code bench/main/results/2026-11-28-lone-computing/}). Four
- * computing requests beside three lanes never ask for it: one waits at most.
+ * against stock's 9.4 (AMD guest, 2026-11-28, main job, 3 rounds,
+ * {@code bench/main/results/2026-11-28-lone-computing/}). Four computing requests beside three lanes never ask for it:
+ * one waits at most.
  * <p>
  * With no short requests to serve, the steps go down to {@link #MAX_STEPS}: harmless, since a lower priority takes
  * nothing from a thread that has the CPU to itself, and the first short requests that come then find the CPU.
@@ -74,8 +76,8 @@ import java.util.concurrent.atomic.LongAdder;
 public final class ComputeShare {
 
     /**
-     * Stock NIO's CPU per computing request per run served, on one core, as many computing requests there grow: each
-     * gets {@code n / (n + 1)} of it (measured; see the class comment and {@link #targetNanos}).
+     * Stock NIO's CPU per computing request per run served, on one core, as computing requests grow many: beside n
+     * of them each gets {@code n / (n + 1)} of it (measured; see the class comment and {@link #targetNanos}).
      */
     static final long TARGET_NANOS_PER_CPU = TimeUnit.MICROSECONDS.toNanos(10);
     /**

@@ -42,9 +42,9 @@ import io.hybridconnector.classify.ThreadTimes;
  * while any request computes: a yield then gives the computing thread its turn, which the loop's connections would
  * wait out, nor while a request off the loops that waited before now runs (it used a quarter of the time since the
  * previous look on a CPU: a query done, its result being rendered), unless {@link ComputeShare#loopsYield} asks for it
- * (many computing requests that get far less than stock's time slicing gives them). Cost: one {@code sched_yield} per round of a loop
- * while such requests wait, and for the detector one read of each such thread's CPU clock per look. Counted:
- * {@code LoopYields} (MBean). The system property {@code io.hybridconnector.loopYields=false} turns it off.
+ * (many computing requests that get far less than stock's time slicing gives them). Cost: one {@code sched_yield} per
+ * round of a loop while such requests wait, and for the detector one read of each such thread's CPU clock per look.
+ * Counted: {@code LoopYields} (MBean). The system property {@code io.hybridconnector.loopYields=false} turns it off.
  * <p>
  * Stall detector only, apart from construction and {@link #loopsYield}.
  */

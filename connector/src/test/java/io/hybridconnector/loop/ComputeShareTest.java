@@ -177,18 +177,18 @@ class ComputeShareTest {
             share.finished(200 * MS);
         }
         share.started(); // one computes on, so that the quiet of a period does not start afresh
-        lookEveryMs(ComputeShare.MAX_PERIOD_NANOS - MS, 100_000);
+        looksEveryMs(share, (int) (ComputeShare.MAX_PERIOD_NANOS / MS) - 1, 50);
         assertEquals(0, share.steps(), "three requests in under two seconds: the period goes on");
         look(MS, 10_000);
-        assertEquals(1, share.steps(), "two seconds: 600 ms over 110,000 runs, 5.5 us, over a lone one's 5");
+        assertEquals(1, share.steps(), "two seconds: 600 ms over 109,950 runs, 5.5 us, over a lone one's 5");
         for (int i = 0; i < 4; i++) {
             share.started();
             share.finished(20 * MS);
         }
-        lookEveryMs(ComputeShare.MIN_PERIOD_NANOS - MS, 14_000);
+        looksEveryMs(share, (int) (ComputeShare.MIN_PERIOD_NANOS / MS) - 1, 14);
         assertEquals(1, share.steps(), "four requests, but not yet the shortest period");
         look(MS, 500);
-        assertEquals(2, share.steps(), "80 ms over 14,500 runs");
+        assertEquals(2, share.steps(), "80 ms over 14,486 runs");
         share.finished(0);
     }
 
@@ -225,9 +225,7 @@ class ComputeShareTest {
             s.started();
         }
         look(s, 0, 0);
-        for (int ms = 1; ms < LOOKS; ms++) {
-            look(s, MS, periodRuns / LOOKS);
-        }
+        looksEveryMs(s, LOOKS - 1, periodRuns / LOOKS);
         for (int i = 0; i < finishing; i++) {
             s.finished(cpuEach);
         }
@@ -237,13 +235,11 @@ class ComputeShareTest {
         look(s, MS, periodRuns - periodRuns / LOOKS * (LOOKS - 1));
     }
 
-    /** Looks every millisecond for {@code span}, while the loops begin {@code moreRuns} runs in all. */
-    private void lookEveryMs(long span, long moreRuns) {
-        long n = span / MS;
-        for (long i = 1; i < n; i++) {
-            look(MS, moreRuns / n);
+    /** {@code count} looks a millisecond apart, the loops beginning {@code runsEach} runs before each. */
+    private void looksEveryMs(ComputeShare s, int count, long runsEach) {
+        for (int i = 0; i < count; i++) {
+            look(s, MS, runsEach);
         }
-        look(span - (n - 1) * MS, moreRuns - moreRuns / n * (n - 1));
     }
 
     private void look(long after, long moreRuns) {
