@@ -83,6 +83,7 @@ public final class LoopThread extends Thread {
             }
         } finally {
             closeOwned();
+            ThreadTimes.releaseCallingThread();
             pool.onExit(this);
         }
     }

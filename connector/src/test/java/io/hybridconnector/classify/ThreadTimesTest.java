@@ -1,9 +1,19 @@
 package io.hybridconnector.classify;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -12,6 +22,11 @@ import org.junit.jupiter.api.Test;
  * wait), and a request that slept must.
  */
 class ThreadTimesTest {
+
+    @AfterEach
+    void release() {
+        ThreadTimes.releaseCallingThread();
+    }
 
     @Test
     void shortComputationsCountAsNotBlocked() {
@@ -41,6 +56,81 @@ class ThreadTimesTest {
             long running = ThreadTimes.notBlockedNanos() - running0;
             assertTrue(running * 2 < wall, "a 5 ms sleep ran for " + running + " of " + wall + " ns");
         }
+    }
+
+    /**
+     * The schedstat file stays open between looks, and each look must read the kernel's count as it is then, not what
+     * the first look saw: a thread that only ever runs or waits for a CPU (more spinning threads than CPUs) never
+     * looks blocked, though its CPU time alone falls well behind its wall time.
+     */
+    @Test
+    void waitingForACpuCountsAsNotBlockedOnEveryLook() throws InterruptedException {
+        int cpus = Runtime.getRuntime().availableProcessors();
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> spinners = new ArrayList<>();
+        for (int i = 0; i < 2 * cpus; i++) {
+            Thread t = new Thread(() -> {
+                while (!stop.get()) {
+                    spin(TimeUnit.MILLISECONDS.toNanos(1));
+                }
+            });
+            t.start();
+            spinners.add(t);
+        }
+        try {
+            ThreadTimes.notBlockedNanos(); // the first look opens the file
+            for (int i = 0; i < 3; i++) {
+                long wall0 = System.nanoTime();
+                long cpu0 = ThreadTimes.cpuNanos();
+                long running0 = ThreadTimes.notBlockedNanos();
+                spin(TimeUnit.MILLISECONDS.toNanos(100));
+                long wall = System.nanoTime() - wall0;
+                long cpu = ThreadTimes.cpuNanos() - cpu0;
+                long running = ThreadTimes.notBlockedNanos() - running0;
+                assertTrue(running * 10 >= wall * 8, "ran or waited for a CPU " + running + " of " + wall
+                        + " ns (CPU " + cpu + " ns): a look read a stale run-queue time");
+            }
+        } finally {
+            stop.set(true);
+            for (Thread t : spinners) {
+                t.join();
+            }
+        }
+    }
+
+    /** A thread's kept schedstat file is closed when the thread releases it: connector threads must not leak one. */
+    @Test
+    void releasingClosesTheThreadsFile() throws Exception {
+        int before = openSchedstatFiles();
+        Thread t = new Thread(() -> {
+            ThreadTimes.notBlockedNanos();
+            assertEquals(before + 1, openSchedstatFiles(), "the look kept its file");
+            ThreadTimes.releaseCallingThread();
+        });
+        List<Throwable> failure = new ArrayList<>();
+        t.setUncaughtExceptionHandler((thread, e) -> failure.add(e));
+        t.start();
+        t.join();
+        assertTrue(failure.isEmpty(), () -> failure.get(0).toString());
+        assertEquals(before, openSchedstatFiles());
+    }
+
+    private static int openSchedstatFiles() {
+        int n = 0;
+        try (DirectoryStream<Path> fds = Files.newDirectoryStream(Paths.get("/proc/self/fd"))) {
+            for (Path fd : fds) {
+                try {
+                    if (Files.readSymbolicLink(fd).toString().endsWith("/schedstat")) {
+                        n++;
+                    }
+                } catch (IOException closedMeanwhile) {
+                    // the directory stream's own descriptor, or one closed while listing
+                }
+            }
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+        return n;
     }
 
     private static long sink;
