@@ -106,7 +106,12 @@ public final class ThreadTimes {
         }
     }
 
-    /** @return the calling thread's run-queue nanoseconds, or -1 */
+    /**
+     * @return the calling thread's run-queue nanoseconds, or -1. A failed read lets the file go, so that the next look
+     *         opens it again: an interrupt closes a {@code FileChannel} that its thread is reading (an application or
+     *         Tomcat's stuck-thread valve may interrupt a request's thread), and the thread must not be left without
+     *         its run-queue time from then on.
+     */
     private static long readRunQueueNanos() {
         SchedStat own = OWN_SCHEDSTAT.get();
         if (own == null) {
@@ -116,7 +121,11 @@ public final class ThreadTimes {
             }
             OWN_SCHEDSTAT.set(own);
         }
-        return own.runQueueNanos();
+        long queue = own.runQueueNanos();
+        if (queue < 0) {
+            releaseCallingThread();
+        }
+        return queue;
     }
 
     /** One thread's open schedstat file and the buffer its looks read into. Used by that thread only. */

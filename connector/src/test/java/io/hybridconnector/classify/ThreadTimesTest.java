@@ -65,6 +65,24 @@ class ThreadTimesTest {
      */
     @Test
     void waitingForACpuCountsAsNotBlockedOnEveryLook() throws InterruptedException {
+        ThreadTimes.notBlockedNanos(); // the first look opens the file
+        assertRunQueueCounted();
+    }
+
+    /**
+     * An interrupt closes the file a look is reading (a {@code FileChannel} is interruptible); the thread's later looks
+     * must read the run-queue time again, not fall back to CPU time for the rest of its life.
+     */
+    @Test
+    void aLookDuringAnInterruptDoesNotLoseTheRunQueueForLater() throws InterruptedException {
+        ThreadTimes.notBlockedNanos();
+        Thread.currentThread().interrupt();
+        ThreadTimes.notBlockedNanos();
+        assertTrue(Thread.interrupted(), "the look kept the thread's interrupt status");
+        assertRunQueueCounted();
+    }
+
+    private static void assertRunQueueCounted() throws InterruptedException {
         int cpus = Runtime.getRuntime().availableProcessors();
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> spinners = new ArrayList<>();
@@ -78,7 +96,6 @@ class ThreadTimesTest {
             spinners.add(t);
         }
         try {
-            ThreadTimes.notBlockedNanos(); // the first look opens the file
             for (int i = 0; i < 3; i++) {
                 long wall0 = System.nanoTime();
                 long cpu0 = ThreadTimes.cpuNanos();
@@ -88,7 +105,7 @@ class ThreadTimesTest {
                 long cpu = ThreadTimes.cpuNanos() - cpu0;
                 long running = ThreadTimes.notBlockedNanos() - running0;
                 assertTrue(running * 10 >= wall * 8, "ran or waited for a CPU " + running + " of " + wall
-                        + " ns (CPU " + cpu + " ns): a look read a stale run-queue time");
+                        + " ns (CPU " + cpu + " ns): a look read no run-queue time, or a stale one");
             }
         } finally {
             stop.set(true);
