@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /** This JVM's open file descriptors by kind ({@code /proc/self/fd}, Linux): sockets, epoll, eventfd, pipes, files. */
@@ -24,20 +27,38 @@ public final class Descriptors {
     /** @return counts by kind: {@code socket}, {@code anon_inode:[eventpoll]}, {@code anon_inode:[eventfd]}, ... */
     public static Map<String,Integer> byKind() throws IOException {
         Map<String,Integer> kinds = new TreeMap<>();
-        try (Stream<Path> fds = Files.list(Paths.get("/proc/self/fd"))) {
-            fds.forEach(fd -> {
-                String target;
-                try {
-                    target = Files.readSymbolicLink(fd).toString();
-                } catch (IOException e) {
-                    return; // closed while listing (the listing's own descriptor)
-                }
-                String kind = target.startsWith("socket:") ? "socket" : target.startsWith("pipe:") ? "pipe" :
-                        target.startsWith("anon_inode:") ? target : "file";
-                kinds.merge(kind, 1, Integer::sum);
-            });
+        for (String target : targets()) {
+            String kind = target.startsWith("socket:") ? "socket" : target.startsWith("pipe:") ? "pipe" :
+                    target.startsWith("anon_inode:") ? target : "file";
+            kinds.merge(kind, 1, Integer::sum);
         }
         return kinds;
+    }
+
+    /** @return the number of open descriptors whose target matches, e.g. files ending in {@code /schedstat} */
+    public static int countTargets(Predicate<String> matches) throws IOException {
+        int n = 0;
+        for (String target : targets()) {
+            if (matches.test(target)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** What each open descriptor points to ({@code socket:[inode]}, a path, ...). */
+    private static List<String> targets() throws IOException {
+        List<String> targets = new ArrayList<>();
+        try (Stream<Path> fds = Files.list(Paths.get("/proc/self/fd"))) {
+            fds.forEach(fd -> {
+                try {
+                    targets.add(Files.readSymbolicLink(fd).toString());
+                } catch (IOException e) {
+                    // closed while listing (the listing's own descriptor)
+                }
+            });
+        }
+        return targets;
     }
 
     /** Waits up to {@code millis} for the count to come down to {@code atMost}; returns the last count seen. */

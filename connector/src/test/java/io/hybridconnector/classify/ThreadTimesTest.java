@@ -4,14 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.hybridconnector.Descriptors;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -133,21 +131,11 @@ class ThreadTimesTest {
     }
 
     private static int openSchedstatFiles() {
-        int n = 0;
-        try (DirectoryStream<Path> fds = Files.newDirectoryStream(Paths.get("/proc/self/fd"))) {
-            for (Path fd : fds) {
-                try {
-                    if (Files.readSymbolicLink(fd).toString().endsWith("/schedstat")) {
-                        n++;
-                    }
-                } catch (IOException closedMeanwhile) {
-                    // the directory stream's own descriptor, or one closed while listing
-                }
-            }
+        try {
+            return Descriptors.countTargets(target -> target.endsWith("/schedstat"));
         } catch (IOException e) {
             throw new AssertionError(e);
         }
-        return n;
     }
 
     private static long sink;
