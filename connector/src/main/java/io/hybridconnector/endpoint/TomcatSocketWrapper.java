@@ -53,6 +53,36 @@ abstract class TomcatSocketWrapper extends SocketWrapperBase<java.nio.channels.S
         }
     }
 
+    /**
+     * {@code setSniHostName(String)} exists from Tomcat 10.1.50 and 11.0.15 on, where the request checks its
+     * {@code Host} against the TLS SNI name; earlier releases have neither. Resolved once by name; {@code null} where
+     * absent, and the name is then not handed over (the release never asks for it).
+     */
+    private static final MethodHandle SET_SNI_HOST_NAME = sniSetter();
+
+    private static MethodHandle sniSetter() {
+        try {
+            Method set = SocketWrapperBase.class.getMethod("setSniHostName", String.class);
+            return MethodHandles.publicLookup().unreflect(set)
+                    .asType(MethodType.methodType(void.class, SocketWrapperBase.class, String.class));
+        } catch (NoSuchMethodException e) {
+            return null;
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static void setSniHostName(SocketWrapperBase<?> wrapper, String name) {
+        if (SET_SNI_HOST_NAME == null) {
+            return;
+        }
+        try {
+            SET_SNI_HOST_NAME.invokeExact(wrapper, name);
+        } catch (Throwable t) {
+            throw new IllegalStateException("SocketWrapperBase.setSniHostName(String) failed", t);
+        }
+    }
+
     private static ReentrantLock lockOf(SocketWrapperBase<?> wrapper) {
         try {
             return (ReentrantLock) (Object) GET_LOCK.invokeExact(wrapper);
@@ -88,7 +118,7 @@ abstract class TomcatSocketWrapper extends SocketWrapperBase<java.nio.channels.S
      * Tomcat's HTTP/2 code; OpenSSL engines report it their own way) and the session's attributes.
      */
     void handshakeDone(TlsChannel tls, boolean negotiableProtocols, SSLImplementation implementation) {
-        setSniHostName(tls.sniHostName());
+        setSniHostName(this, tls.sniHostName());
         if (negotiableProtocols) {
             javax.net.ssl.SSLEngine engine = tls.engine();
             setNegotiatedProtocol(engine instanceof SSLUtil.ProtocolInfo ?

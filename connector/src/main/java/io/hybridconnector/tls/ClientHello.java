@@ -7,17 +7,22 @@ import java.util.Locale;
 import org.apache.tomcat.util.net.TLSClientHelloExtractor;
 import org.apache.tomcat.util.net.TLSClientHelloExtractor.ExtractorResult;
 import org.apache.tomcat.util.net.openssl.ciphers.Cipher;
-import org.apache.tomcat.util.net.openssl.ciphers.Group;
-import org.apache.tomcat.util.net.openssl.ciphers.SignatureScheme;
 
 /**
  * What a client said in its TLS hello that chooses the server's engine: the SNI host name ({@code null}: the default
  * host), the cipher suites, the ALPN protocols ({@code null} when not parsed), the protocol versions, the key-exchange
- * groups and the signature schemes. Tomcat's {@code SecureNioChannel} passes the same six to
+ * groups and the signature schemes (Tomcat's {@code Group} and {@code SignatureScheme}; empty on a Tomcat older than
+ * 10.1.47 or 11.0.12, which parses neither). Tomcat's {@code SecureNioChannel} passes the same six to
  * {@code createSSLEngine} (the last three through thread locals on Tomcat 10.1). Immutable; any thread.
  */
 public record ClientHello(String sniHostName, List<Cipher> ciphers, List<String> applicationProtocols,
-        List<String> protocols, List<Group> groups, List<SignatureScheme> signatureSchemes) {
+        List<String> protocols, List<?> groups, List<?> signatureSchemes) {
+
+    /**
+     * Whether the running Tomcat parses key-exchange groups and signature schemes (10.1.47, 11.0.12 and later): only
+     * then is {@link GroupsAndSchemes} loaded. Probed by name, so that an older Tomcat never links that class.
+     */
+    static final boolean GROUPS_AND_SCHEMES = tomcatHas("org.apache.tomcat.util.net.openssl.ciphers.Group");
 
     /** A hello too large to parse within {@code sniParseLimit}: the default host answers it with its first certificate. */
     static final ClientHello UNPARSED = new ClientHello(null, Collections.emptyList(), null, Collections.emptyList(),
@@ -44,6 +49,16 @@ public record ClientHello(String sniHostName, List<Cipher> ciphers, List<String>
         host = host == null || host.isEmpty() ? null : host.toLowerCase(Locale.ENGLISH);
         return new ClientHello(host, hello.getClientRequestedCiphers(),
                 sni ? hello.getClientRequestedApplicationProtocols() : null, hello.getClientRequestedProtocols(),
-                hello.getClientSupportedGroups(), hello.getClientSignatureSchemes());
+                GROUPS_AND_SCHEMES ? GroupsAndSchemes.offeredGroups(hello) : null,
+                GROUPS_AND_SCHEMES ? GroupsAndSchemes.offeredSchemes(hello) : null);
+    }
+
+    private static boolean tomcatHas(String className) {
+        try {
+            Class.forName(className, false, TLSClientHelloExtractor.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 }

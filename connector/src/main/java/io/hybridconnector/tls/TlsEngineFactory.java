@@ -3,7 +3,6 @@ package io.hybridconnector.tls;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,7 +14,6 @@ import javax.net.ssl.SSLParameters;
 
 import org.apache.juli.logging.Log;
 import org.apache.juli.logging.LogFactory;
-import org.apache.tomcat.util.compat.JreCompat;
 import org.apache.tomcat.util.net.Constants;
 import org.apache.tomcat.util.net.SSLContext;
 import org.apache.tomcat.util.net.SSLHostConfig;
@@ -24,8 +22,6 @@ import org.apache.tomcat.util.net.SSLImplementation;
 import org.apache.tomcat.util.net.SSLUtil;
 import org.apache.tomcat.util.net.SSLUtilBase;
 import org.apache.tomcat.util.net.openssl.ciphers.Cipher;
-import org.apache.tomcat.util.net.openssl.ciphers.Group;
-import org.apache.tomcat.util.net.openssl.ciphers.SignatureScheme;
 
 /**
  * Creates the {@link SSLEngine} of each accepted TLS connection from the connector's {@code <SSLHostConfig>}s, and
@@ -117,8 +113,10 @@ public final class TlsEngineFactory implements EngineFactory {
         if (impl == null) {
             return;
         }
-        if (config.getGroupList() != null && log.isDebugEnabled()) {
-            log.debug("TLS host [" + config.getHostName() + "]: key-exchange groups " + config.getGroupList());
+        if (ClientHello.GROUPS_AND_SCHEMES && log.isDebugEnabled()
+                && GroupsAndSchemes.configuredGroups(config) != null) {
+            log.debug("TLS host [" + config.getHostName() + "]: key-exchange groups "
+                    + GroupsAndSchemes.configuredGroups(config));
         }
         boolean first = true;
         for (SSLHostConfigCertificate certificate : config.getCertificates(true)) {
@@ -202,7 +200,7 @@ public final class TlsEngineFactory implements EngineFactory {
      * The server engine for one connection: the host configuration for the SNI host name, the certificate that suits
      * the client ({@link #certificateFor}), the host's protocols, ciphers and cipher order, ALPN with the protocols
      * both sides offer ({@code h2} when HTTP/2 is configured; {@code http/1.1} is never negotiated explicitly, as in
-     * Tomcat), key-exchange groups (Java 20 and later), and client certificate verification.
+     * Tomcat), key-exchange groups (Java 20 and later, Tomcat 10.1.47 and 11.0.12 or later), and client certificate verification.
      */
     @Override
     public SSLEngine create(ClientHello hello) {
@@ -225,7 +223,9 @@ public final class TlsEngineFactory implements EngineFactory {
         if (alpn != null) {
             parameters.setApplicationProtocols(alpn);
         }
-        setGroups(parameters, host.getGroupList(), hello.groups());
+        if (ClientHello.GROUPS_AND_SCHEMES) {
+            GroupsAndSchemes.setGroups(parameters, host, hello.groups());
+        }
         setClientAuth(parameters, host.getCertificateVerification());
         engine.setSSLParameters(parameters);
         return engine;
@@ -239,29 +239,6 @@ public final class TlsEngineFactory implements EngineFactory {
         List<String> common = new ArrayList<>(negotiableProtocols);
         common.retainAll(offered);
         return common.isEmpty() ? null : common.toArray(new String[0]);
-    }
-
-    /**
-     * Key-exchange groups, only where the JDK can set them (Java 20+): the configured ones the client offered (in
-     * the client's order), all configured ones if the client listed none, the client's if none are configured.
-     */
-    private static void setGroups(SSLParameters parameters, LinkedHashSet<Group> configured, List<Group> offered) {
-        if (!JreCompat.isJre20Available() || (configured == null && offered.isEmpty())) {
-            return;
-        }
-        List<String> names = new ArrayList<>();
-        if (configured == null || offered.isEmpty()) {
-            for (Group g : configured == null ? offered : configured) {
-                names.add(g.toString());
-            }
-        } else {
-            for (Group g : offered) {
-                if (configured.contains(g)) {
-                    names.add(g.toString());
-                }
-            }
-        }
-        JreCompat.getInstance().setNamedGroupsMethod(parameters, names.toArray(new String[0]));
     }
 
     private static void setClientAuth(SSLParameters parameters, SSLHostConfig.CertificateVerification verification) {
@@ -294,12 +271,10 @@ public final class TlsEngineFactory implements EngineFactory {
         }
         if (hello.protocols().contains(Constants.SSL_PROTO_TLSv1_3) &&
                 host.getProtocols().contains(Constants.SSL_PROTO_TLSv1_3)) {
-            for (SignatureScheme scheme : hello.signatureSchemes()) {
-                for (SSLHostConfigCertificate certificate : certificates) {
-                    if (certificate.getType().isCompatibleWith(scheme)) {
-                        return certificate;
-                    }
-                }
+            SSLHostConfigCertificate byScheme = hello.signatureSchemes().isEmpty() ? null :
+                    GroupsAndSchemes.bySignatureScheme(certificates, hello.signatureSchemes());
+            if (byScheme != null) {
+                return byScheme;
             }
         }
         for (Cipher cipher : sharedCiphers(host, hello.ciphers())) {
