@@ -1,13 +1,18 @@
 package io.hybridconnector.samples;
 
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Pattern;
 
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletResponse;
 
-/** Small helpers shared by the samples: a plain-text body with its length, and a clean 400. */
+/** Small helpers shared by the samples: a plain-text body with its length, a clean 400, parameter parsing. */
 final class Responses {
+
+    /** Milliseconds: digits, then at most three decimals. */
+    private static final Pattern MILLIS = Pattern.compile("\\d{1,9}(\\.\\d{1,3})?");
 
     private Responses() {
     }
@@ -38,5 +43,20 @@ final class Responses {
             // reported below
         }
         throw new IllegalArgumentException(name + " must be a whole number from " + min + " to " + max);
+    }
+
+    /**
+     * A duration in milliseconds with up to three decimals ({@code 20}, {@code 0.5}, {@code 2.25}), as nanoseconds;
+     * from 0 to {@code maxMillis}.
+     */
+    static long parseMillisAsNanos(String value, String name, long maxMillis) {
+        if (value != null && MILLIS.matcher(value).matches()) {
+            BigDecimal ms = new BigDecimal(value);
+            if (ms.compareTo(BigDecimal.valueOf(maxMillis)) <= 0) {
+                return ms.movePointRight(6).longValueExact();
+            }
+        }
+        throw new IllegalArgumentException(name + " must be a number of milliseconds from 0 to " + maxMillis
+                + ", at most three decimals");
     }
 }

@@ -18,14 +18,22 @@ import io.hybridconnector.bench.harness.report.Stats;
  * connections, as an operator's application mixes them: requests that compute, that sleep, that download 10 MB.
  * Each scenario runs two load generators at once, on two client threads, against one connector; the table gives the
  * light requests' latency and both throughputs, stock NIO beside ours. The promise it checks: one slow request must
- * not make other connections wait longer than they would on stock NIO. Run by the main job and by bench/experiments (its
- * {@code fairness} phases, with more peers and a 2-core condition). Immutable; {@code run} loads from the calling
- * thread and starts one more for the heavy load.
+ * not make other connections wait longer than they would on stock NIO. Run by the main job, by bench/experiments (its
+ * {@code fairness} phases, with more peers and a 2-core condition) and by bench/fairness-map (six heavy kinds over a
+ * grid of durations and connection counts, slow uploads among them: {@link Scenario#upload}). Immutable; {@code run}
+ * loads from the calling thread and starts one more for the heavy load.
  */
 public final class Fairness {
 
-    /** One heavy load beside the light one ({@code connections == 0}: the light load alone). */
-    public record Scenario(String name, String path, int connections, long expectedBytes) {
+    /**
+     * One heavy load beside the light one ({@code connections == 0}: the light load alone); {@code upload}: its
+     * requests are POSTs with a paced body (null: GETs).
+     */
+    public record Scenario(String name, String path, int connections, long expectedBytes, CellSpec.Upload upload) {
+
+        public Scenario(String name, String path, int connections, long expectedBytes) {
+            this(name, path, connections, expectedBytes, null);
+        }
     }
 
     public static final int LIGHT_CONNECTIONS = 50;
@@ -70,7 +78,7 @@ public final class Fairness {
         CompletableFuture<CellResult> heavy = null;
         if (s.connections() > 0) {
             CellSpec spec = new CellSpec(target, s.path(), s.connections(), warmup, duration, timeout,
-                    s.expectedBytes());
+                    s.expectedBytes()).withUpload(s.upload());
             heavy = CompletableFuture.supplyAsync(() -> {
                 try {
                     return LoadGenerator.run(spec);

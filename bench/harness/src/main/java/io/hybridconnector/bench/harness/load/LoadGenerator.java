@@ -25,7 +25,8 @@ import org.HdrHistogram.Histogram;
  * and its CPU time in the window is reported, so that a client-bound run is visible ({@link CellResult#clientCpuShare}).
  *
  * <p>Per connection: connect, write the GET, read until {@link ResponseParser} frames a complete response, record
- * the latency, write the next GET at once. Phases:
+ * the latency, write the next GET at once. With an {@link CellSpec.Upload} the request is a POST whose body leaves in
+ * pieces, a pause apart; the latency then includes the upload. Phases:
  * <pre>
  *   WARMUP (not counted) ──► MEASURE (counted; Probe.measureStart/measureEnd around it) ──► DRAIN (no new requests;
  *                                                                                  in-flight ones finish) ──► closed
@@ -47,12 +48,18 @@ public final class LoadGenerator {
     private final CellSpec spec;
     private final Probe probe;
     private final ByteBuffer request;
+    /** Where each piece of {@link #request} written at once ends: one piece for a GET. */
+    private final int[] pieceEnds;
+    private final long piecePauseNanos;
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER);
     private final Histogram latency = new Histogram(MAX_LATENCY_NANOS, 3);
     private final Map<String, Long> errors = new HashMap<>();
     private final List<Connection> connections = new ArrayList<>();
     /** Connections in a think pause, earliest next request first (empty with zero think time). */
     private final PriorityQueue<Connection> thinking = new PriorityQueue<>((a, b) -> Long.compare(a.sendAt, b.sendAt));
+    /** Connections pausing between two pieces of an upload, earliest next piece first (empty without uploads). */
+    private final PriorityQueue<Connection> uploading = new PriorityQueue<>(
+            (a, b) -> Long.compare(a.pieceAt, b.pieceAt));
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private Selector selector;
     private Phase phase = Phase.WARMUP;
@@ -65,6 +72,8 @@ public final class LoadGenerator {
         this.probe = probe;
         byte[] bytes = spec.requestBytes();
         this.request = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+        this.pieceEnds = spec.pieceEnds(bytes.length);
+        this.piecePauseNanos = spec.upload() == null ? 0 : spec.upload().pause().toNanos();
     }
 
     /** Runs one cell on the calling thread and returns what its measured window saw. */
@@ -117,10 +126,14 @@ public final class LoadGenerator {
                     nextHousekeeping = now + HOUSEKEEPING_NANOS;
                 }
                 sendAfterThinking(now);
+                sendPiecesDue(now);
                 long next = Math.min(nextHousekeeping, phase == Phase.WARMUP ? measureStart
                         : phase == Phase.MEASURE ? measureEnd : drainDeadline);
                 if (!thinking.isEmpty()) {
                     next = Math.min(next, thinking.peek().sendAt);
+                }
+                if (!uploading.isEmpty()) {
+                    next = Math.min(next, uploading.peek().pieceAt);
                 }
                 long waitMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(next - now));
                 if (selector.select(waitMillis) > 0) {
@@ -188,6 +201,10 @@ public final class LoadGenerator {
                 return;
             }
             if (c.parser.parse(buf)) {
+                if (c.written < request.capacity()) {
+                    fail(c, "early-response"); // answered before the whole body left: the rest would be misread
+                    return;
+                }
                 complete(c, System.nanoTime());
                 if (c.awaitingClose && !buf.hasRemaining()) {
                     readClose(c);
@@ -258,10 +275,25 @@ public final class LoadGenerator {
         }
     }
 
+    /** The next piece of each upload whose pause is over. */
+    private void sendPiecesDue(long now) {
+        while (!uploading.isEmpty() && uploading.peek().pieceAt <= now) {
+            Connection c = uploading.poll();
+            if (c.isOpen() && c.inFlight) {
+                try {
+                    writeRest(c);
+                } catch (IOException e) {
+                    fail(c, "io");
+                }
+            }
+        }
+    }
+
     private void send(Connection c, long now) {
         c.sentAt = now;
         c.inFlight = true;
         c.written = 0;
+        c.piece = 0;
         try {
             writeRest(c);
         } catch (IOException e) {
@@ -269,11 +301,21 @@ public final class LoadGenerator {
         }
     }
 
+    /**
+     * Writes what the kernel takes of the current piece; once it is all written, the next piece (an upload's) waits
+     * its pause in {@link #uploading}, and the connection waits for readability meanwhile (an early answer or close).
+     */
     private void writeRest(Connection c) throws IOException {
         ByteBuffer r = request;
-        r.limit(r.capacity()).position(c.written);
+        int end = pieceEnds[c.piece];
+        r.limit(end).position(c.written);
         c.written += c.channel.write(r);
-        int ops = c.written < r.capacity() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ;
+        int ops = c.written < end ? SelectionKey.OP_WRITE : SelectionKey.OP_READ;
+        if (c.written == end && c.piece < pieceEnds.length - 1) {
+            c.piece++;
+            c.pieceAt = System.nanoTime() + piecePauseNanos;
+            uploading.add(c);
+        }
         if (c.key.interestOps() != ops) {
             c.key.interestOps(ops);
         }
@@ -309,6 +351,7 @@ public final class LoadGenerator {
     /** Closes the connection and opens a new one, unless draining (then in-flight requests only finish). */
     private void replace(Connection c) {
         thinking.remove(c);
+        uploading.remove(c);
         c.close();
         if (phase != Phase.DRAIN) {
             reconnects++;
@@ -353,7 +396,11 @@ public final class LoadGenerator {
         /** The response said {@code Connection: close}; the server's close is awaited before a new connection. */
         boolean awaitingClose;
         int written;
+        /** The piece of the request being written (always 0 for a GET). */
+        int piece;
         long sentAt;
+        /** When an uploading connection writes its next piece. */
+        long pieceAt;
         /** When a thinking connection sends its next request. */
         long sendAt;
         long retryAt;
@@ -364,6 +411,7 @@ public final class LoadGenerator {
             inFlight = false;
             awaitingClose = false;
             written = 0;
+            piece = 0;
             retryAt = 0;
         }
 

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -24,8 +25,13 @@ import java.util.stream.Stream;
  * The benchmarks' one way to run a real Tomcat distribution: a fresh {@code CATALINA_BASE} (the distribution's conf
  * files, the caller's server.xml, jars in {@code lib/}, WARs in {@code webapps/}) started with
  * {@code bin/catalina.sh run}. {@code taskset} and {@code catalina.sh run} both exec, so the started process is the
- * Tomcat JVM itself: its pid is the one to read in /proc. Created, started and closed by one thread (the benchmark's
- * main thread); a shutdown hook kills Tomcat if the benchmark dies first.
+ * Tomcat JVM itself: its pid is the one to read in /proc. On request ({@link Spec#runAs}) Tomcat runs as another,
+ * unprivileged user, as in production: the base is handed to that user, and so is a copy of the distribution's
+ * {@code bin/} and {@code lib/} beside it (Tomcat's archives make their files readable by their owner and group
+ * only, and the staged distribution is shared by every benchmark), and the command goes through
+ * {@code runuser -u USER --}, which stays as the JVM's parent, so the JVM is then the started process's one child.
+ * Created, started and closed by one thread (the benchmark's main thread); a shutdown hook kills Tomcat if the
+ * benchmark dies first.
  */
 public final class CatalinaBase implements AutoCloseable {
 
@@ -43,17 +49,36 @@ public final class CatalinaBase implements AutoCloseable {
      * @param lib           files copied into {@code lib/}, by the name they get there
      * @param webapps       files copied into {@code webapps/}, by the name they get there
      * @param commandPrefix put before {@code bash catalina.sh run}, e.g. {@code taskset -c 0}; empty for none
+     * @param runAs         the user that runs Tomcat, through {@code runuser -u USER --} after the prefix (this
+     *                      process must be root; {@link ServiceUser#ensure} makes the user); its base and a copy of
+     *                      the distribution ({@code <base>-home}) are chowned to it first. null: this process's
+     *                      user, as before
      */
     public record Spec(Path catalinaHome, Path base, Path javaHome, List<String> jvmOptions, String serverXml,
-            Map<String, Path> lib, Map<String, Path> webapps, List<String> commandPrefix, Stop stop) {
+            Map<String, Path> lib, Map<String, Path> webapps, List<String> commandPrefix, Stop stop, String runAs) {
+
+        /** Tomcat runs as this process's user. */
+        public Spec(Path catalinaHome, Path base, Path javaHome, List<String> jvmOptions, String serverXml,
+                Map<String, Path> lib, Map<String, Path> webapps, List<String> commandPrefix, Stop stop) {
+            this(catalinaHome, base, javaHome, jvmOptions, serverXml, lib, webapps, commandPrefix, stop, null);
+        }
     }
 
+    /** How long {@code runuser} may take to start its child, the Tomcat JVM. */
+    private static final Duration CHILD_TIMEOUT = Duration.ofSeconds(10);
+
     private final Spec spec;
+    /** CATALINA_HOME: the distribution, or under {@link Spec#runAs} the copy that user may read. */
+    private final Path home;
     private Process process;
+    /** The Tomcat JVM: {@link #process} itself, or its child under {@code runuser}. */
+    private ProcessHandle jvm;
     private Thread shutdownHook;
 
     private CatalinaBase(Spec spec) {
         this.spec = spec;
+        this.home = spec.runAs() == null ? spec.catalinaHome()
+                : spec.base().resolveSibling(spec.base().getFileName() + "-home");
     }
 
     /**
@@ -66,15 +91,25 @@ public final class CatalinaBase implements AutoCloseable {
         CatalinaBase tomcat = new CatalinaBase(spec);
         tomcat.prepareBase();
         List<String> command = new ArrayList<>(spec.commandPrefix());
-        command.addAll(List.of("bash", spec.catalinaHome().resolve("bin/catalina.sh").toString(), "run"));
+        if (spec.runAs() != null) {
+            tomcat.copyDistribution();
+            ServiceUser.handOver(spec.base(), spec.runAs());
+            ServiceUser.handOver(tomcat.home, spec.runAs());
+            command.addAll(ServiceUser.prefix(spec.runAs()));
+        }
+        command.addAll(List.of("bash", tomcat.home.resolve("bin/catalina.sh").toString(), "run"));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(spec.base().resolve("logs/console.out").toFile());
         tomcat.environment(pb);
         pb.environment().put("JAVA_OPTS", String.join(" ", spec.jvmOptions()));
         tomcat.process = pb.start();
-        tomcat.shutdownHook = new Thread(() -> tomcat.process.destroyForcibly(), "stop-tomcat");
+        tomcat.jvm = tomcat.process.toHandle();
+        tomcat.shutdownHook = new Thread(tomcat::kill, "stop-tomcat");
         Runtime.getRuntime().addShutdownHook(tomcat.shutdownHook);
         try {
+            if (spec.runAs() != null) {
+                tomcat.jvm = tomcat.awaitChild();
+            }
             tomcat.awaitReady(ready, timeout);
         } catch (IOException | InterruptedException e) {
             tomcat.close();
@@ -83,8 +118,9 @@ public final class CatalinaBase implements AutoCloseable {
         return tomcat;
     }
 
+    /** The Tomcat JVM's pid (under {@code runuser}: its child's, not runuser's). */
     public long pid() {
-        return process.pid();
+        return jvm.pid();
     }
 
     public boolean isAlive() {
@@ -113,20 +149,45 @@ public final class CatalinaBase implements AutoCloseable {
         }
         long waitSeconds;
         if (spec.stop() == Stop.SHUTDOWN_PORT) {
-            ProcessBuilder pb = new ProcessBuilder("bash", spec.catalinaHome().resolve("bin/catalina.sh").toString(),
+            ProcessBuilder pb = new ProcessBuilder("bash", home.resolve("bin/catalina.sh").toString(),
                     "stop").redirectErrorStream(true).redirectOutput(spec.base().resolve("logs/stop.out").toFile());
             environment(pb);
             pb.environment().remove("JAVA_OPTS");
             pb.start().waitFor(30, TimeUnit.SECONDS);
             waitSeconds = 30;
         } else {
-            process.destroy();
+            jvm.destroy(); // to the JVM itself: runuser would answer a SIGTERM with a SIGKILL 2 s later
             waitSeconds = 20;
         }
         if (!process.waitFor(waitSeconds, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            kill();
+            process.waitFor(10, TimeUnit.SECONDS);
         }
         removeHook();
+    }
+
+    /** SIGKILL to the JVM and to the started process (runuser, which cannot pass a SIGKILL on). */
+    private void kill() {
+        if (jvm != null) {
+            jvm.destroyForcibly();
+        }
+        process.destroyForcibly();
+    }
+
+    /** The one child of {@code runuser}: bash running catalina.sh, which execs the JVM under the same pid. */
+    private ProcessHandle awaitChild() throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + CHILD_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            Optional<ProcessHandle> child = process.toHandle().children().findFirst();
+            if (child.isPresent()) {
+                return child.get();
+            }
+            if (!process.isAlive()) {
+                throw new IOException("runuser exited with " + process.exitValue() + "; " + seeLogs());
+            }
+            Thread.sleep(10);
+        }
+        throw new IOException("runuser started no child within " + CHILD_TIMEOUT + "; " + seeLogs());
     }
 
     /** The started JVM's answer to a {@code jcmd} command, e.g. {@code VM.flags}. */
@@ -179,7 +240,7 @@ public final class CatalinaBase implements AutoCloseable {
 
     /** Tomcat's variables for this base; the caller's CATALINA_OPTS, JRE_HOME, CATALINA_PID, CLASSPATH would leak in. */
     private void environment(ProcessBuilder pb) {
-        pb.environment().put("CATALINA_HOME", spec.catalinaHome().toString());
+        pb.environment().put("CATALINA_HOME", home.toString());
         pb.environment().put("CATALINA_BASE", spec.base().toString());
         pb.environment().put("JAVA_HOME", spec.javaHome().toString());
         for (String inherited : List.of("CATALINA_OPTS", "JRE_HOME", "CATALINA_PID", "CLASSPATH")) {
@@ -195,6 +256,21 @@ public final class CatalinaBase implements AutoCloseable {
                 // the hook is running or has run: nothing to remove
             }
             shutdownHook = null;
+        }
+    }
+
+    /** A fresh copy of the distribution's {@code bin/} and {@code lib/} (what catalina.sh runs) in {@link #home}. */
+    private void copyDistribution() throws IOException {
+        deleteTree(home);
+        Files.createDirectories(home);
+        for (String dir : List.of("bin", "lib")) {
+            Path from = spec.catalinaHome().resolve(dir);
+            try (Stream<Path> files = Files.walk(from)) {
+                for (Path p : (Iterable<Path>) files::iterator) {
+                    Files.copy(p, home.resolve(dir).resolve(from.relativize(p).toString()),
+                            StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
         }
     }
 

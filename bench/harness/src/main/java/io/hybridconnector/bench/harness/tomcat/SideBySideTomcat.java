@@ -13,7 +13,8 @@ import io.hybridconnector.bench.harness.cpu.Pinning;
  * One Tomcat distribution with two connectors on two ports, stock NIO and ours, serving the samples WAR: the server of
  * the main job and of the reliability suite, launched by {@link CatalinaBase}. On request ({@link Protocols}) each of
  * the two also speaks HTTP/2 by h2c upgrade and has a TLS twin on a third and fourth port, so that a comparison covers
- * those protocols with the same server.xml on both sides. Used from one thread (the benchmark's main thread).
+ * those protocols with the same server.xml on both sides. Run as an unprivileged user on request ({@link
+ * Config#runningAs}). Used from one thread (the benchmark's main thread).
  */
 public final class SideBySideTomcat implements AutoCloseable {
 
@@ -29,10 +30,19 @@ public final class SideBySideTomcat implements AutoCloseable {
      * @param hostAttributes added verbatim to the Host element, e.g. {@code backgroundProcessorDelay="1"} so that a
      *                       valve's background check runs every second rather than the Engine's every 10 s
      * @param hostElements   put verbatim inside the Host element, e.g. a {@code <Valve>}; empty for none
+     * @param runAs          the user Tomcat runs as ({@link CatalinaBase.Spec#runAs}); null: this process's user
      */
     public record Config(Path catalinaHome, Path connectorJar, Path samplesWar, Path base, Path javaHome,
             List<String> jvmOptions, String extraStockAttributes, String extraOurAttributes, Pinning pinning,
-            Protocols protocols, String bindAddress, String hostAttributes, String hostElements) {
+            Protocols protocols, String bindAddress, String hostAttributes, String hostElements, String runAs) {
+
+        /** Everything, Tomcat run by this process's user. */
+        public Config(Path catalinaHome, Path connectorJar, Path samplesWar, Path base, Path javaHome,
+                List<String> jvmOptions, String extraStockAttributes, String extraOurAttributes, Pinning pinning,
+                Protocols protocols, String bindAddress, String hostAttributes, String hostElements) {
+            this(catalinaHome, connectorJar, samplesWar, base, javaHome, jvmOptions, extraStockAttributes,
+                    extraOurAttributes, pinning, protocols, bindAddress, hostAttributes, hostElements, null);
+        }
 
         /** Plain HTTP/1.1 only, on loopback, nothing in the Host but the samples: as the main job measures it. */
         public Config(Path catalinaHome, Path connectorJar, Path samplesWar, Path base, Path javaHome,
@@ -55,6 +65,12 @@ public final class SideBySideTomcat implements AutoCloseable {
                 String bindAddress, String hostAttributes, String hostElements) {
             this(catalinaHome, connectorJar, samplesWar, base, javaHome, jvmOptions, extraStockAttributes,
                     extraOurAttributes, pinning, Protocols.HTTP_1_1, bindAddress, hostAttributes, hostElements);
+        }
+
+        /** This configuration with Tomcat run as {@code user} (null: this process's user). */
+        public Config runningAs(String user) {
+            return new Config(catalinaHome, connectorJar, samplesWar, base, javaHome, jvmOptions, extraStockAttributes,
+                    extraOurAttributes, pinning, protocols, bindAddress, hostAttributes, hostElements, user);
         }
     }
 
@@ -131,7 +147,7 @@ public final class SideBySideTomcat implements AutoCloseable {
         tomcat = CatalinaBase.start(new CatalinaBase.Spec(config.catalinaHome(), config.base(), config.javaHome(),
                 config.jvmOptions(), serverXml(), Map.of("hybrid-connector.jar", config.connectorJar()),
                 Map.of("samples.war", config.samplesWar()), config.pinning().serverPrefix(),
-                CatalinaBase.Stop.SHUTDOWN_PORT), List.of(URI.create("http://" + config.bindAddress() + ":" + stockPort
+                CatalinaBase.Stop.SHUTDOWN_PORT, config.runAs()), List.of(URI.create("http://" + config.bindAddress() + ":" + stockPort
                 + readyPath), URI.create("http://" + config.bindAddress() + ":" + ourPort + readyPath)), timeout);
     }
 

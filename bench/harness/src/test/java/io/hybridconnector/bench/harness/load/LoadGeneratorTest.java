@@ -127,6 +127,32 @@ class LoadGeneratorTest {
     }
 
     @Test
+    void uploadSendsItsBodyInPiecesAPauseApart() throws Exception {
+        try (TinyServer server = new TinyServer(n -> ok("done"))) {
+            CellSpec.Upload upload = new CellSpec.Upload(3000, 3, Duration.ofMillis(20));
+            CellResult r = LoadGenerator.run(spec(server, 2).withUpload(upload).withExpectedBodyBytes(4));
+            assertEquals(0, r.errorCount(), r.errorsText());
+            assertTrue(r.requests() > 5, "requests " + r.requests());
+            assertTrue(server.sawPost.get(), "the requests were POSTs");
+            assertEquals(0, server.bodyBytes.get() % 3000, "whole bodies: " + server.bodyBytes.get());
+            // two pauses of 20 ms; the server starts its clock once it has read the head, a little late at times
+            assertTrue(server.shortestBodyNanos.get() >= Duration.ofMillis(30).toNanos(), "two pauses of 20 ms "
+                    + "between the head and the body's end, shortest " + server.shortestBodyNanos.get() / 1e6 + " ms");
+            assertTrue(r.latencyMillis(50) >= 38, "the latency includes the upload: " + r.latencyMillis(50));
+        }
+    }
+
+    @Test
+    void anAnswerBeforeTheWholeBodyIsAnError() throws Exception {
+        try (TinyServer server = new TinyServer(n -> ok("early"), false)) {
+            CellSpec.Upload upload = new CellSpec.Upload(3000, 3, Duration.ofMillis(20));
+            CellResult r = LoadGenerator.run(spec(server, 1).withUpload(upload));
+            assertEquals(0, r.requests());
+            assertTrue(r.errors().getOrDefault("early-response", 0L) > 0, r.errorsText());
+        }
+    }
+
+    @Test
     void refusedConnectionsAreConnectErrors() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -175,12 +201,23 @@ class LoadGeneratorTest {
         final AtomicInteger clientClosedFirst = new AtomicInteger();
         final AtomicLong requests = new AtomicLong();
         final AtomicBoolean sawConnectionClose = new AtomicBoolean();
+        final AtomicBoolean sawPost = new AtomicBoolean();
+        /** Request body bytes read, and the shortest time from a request head's end to its body's end. */
+        final AtomicLong bodyBytes = new AtomicLong();
+        final AtomicLong shortestBodyNanos = new AtomicLong(Long.MAX_VALUE);
         private final ServerSocket server;
         private final IntFunction<String[]> responses;
+        /** Whether a request's Content-Length body is read before the answer (else the answer goes at once). */
+        private final boolean readBodies;
         private final Thread acceptor;
 
         TinyServer(IntFunction<String[]> responses) throws IOException {
+            this(responses, true);
+        }
+
+        TinyServer(IntFunction<String[]> responses, boolean readBodies) throws IOException {
             this.responses = responses;
+            this.readBodies = readBodies;
             this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
             this.acceptor = new Thread(this::accept, "tiny-acceptor");
             acceptor.setDaemon(true);
@@ -216,6 +253,12 @@ class LoadGeneratorTest {
                     if (head.contains("\r\nConnection: close\r\n")) {
                         sawConnectionClose.set(true);
                     }
+                    if (head.startsWith("POST ")) {
+                        sawPost.set(true);
+                        if (readBodies && !readBody(in, head)) {
+                            return;
+                        }
+                    }
                     requests.incrementAndGet();
                     for (String part : responses.apply(n)) {
                         if (part.equals(CLOSE)) {
@@ -239,6 +282,20 @@ class LoadGeneratorTest {
             } catch (IOException gone) {
                 // client closed
             }
+        }
+
+        /** Reads the body its Content-Length announces, timing it; false when the client closed first. */
+        private boolean readBody(InputStream in, String head) throws IOException {
+            int at = head.indexOf("Content-Length: ");
+            int length = Integer.parseInt(head.substring(at + 16, head.indexOf('\r', at)));
+            long start = System.nanoTime();
+            byte[] body = in.readNBytes(length);
+            if (body.length < length) {
+                return false;
+            }
+            shortestBodyNanos.accumulateAndGet(System.nanoTime() - start, Math::min);
+            bodyBytes.addAndGet(length);
+            return true;
         }
 
         /** The request head up to its empty line, or {@code null} when the client closed first. */
