@@ -8,9 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -54,6 +52,10 @@ public final class FairnessMap {
             OUT.print(MapOptions.HELP);
             return;
         }
+        if (o.replot != null) {
+            replot(o.replot.toAbsolutePath());
+            return;
+        }
         List<Cell> cells = o.cells();
         OUT.printf("Fairness map, %s profile: %d cells x %d rounds x 2 connectors, about %d min%n",
                 o.profile.name().toLowerCase(), cells.size(), o.rounds(), (o.estimate().toSeconds() + 59) / 60);
@@ -90,7 +92,6 @@ public final class FairnessMap {
         Files.createDirectories(results);
 
         StringBuilder header = header(o, home, jar, war, user, stage);
-        Map<Integer, String> coresText = new LinkedHashMap<>();
         List<Window> windows = new ArrayList<>();
         for (int cores : o.cores) {
             List<Cell> these = cells.stream().filter(c -> c.cores() == cores).toList();
@@ -100,14 +101,12 @@ public final class FairnessMap {
             } else if (Taskset.find().isPresent()) {
                 Taskset.pinAllThreads(ProcessHandle.current().pid(), "0-" + (Machine.onlineCpus() - 1));
             }
-            coresText.put(cores, cores == 1 ? "1 core (Tomcat `taskset -c 0`, the load generators `taskset -c 1`)"
-                    : Machine.onlineCpus() + " cores, nothing pinned (Tomcat and the load generators share them)");
             SideBySideTomcat.Config config = new SideBySideTomcat.Config(home, jar, war,
                     target.resolve("run/base-" + o.tomcatVersion + "-" + cores + "core"), o.javaHome,
                     List.of(o.jvmOptions.trim().split("\\s+")), o.nioAttributes, o.ourAttributes, pinning)
                     .runningAs(user);
             try (SideBySideTomcat tomcat = new SideBySideTomcat(config)) {
-                say("Starting Apache Tomcat " + o.tomcatVersion + " for " + coresText.get(cores) + " as "
+                say("Starting Apache Tomcat " + o.tomcatVersion + " for " + coresText(cores) + " as "
                         + (user != null ? user : "this process's user") + " ...");
                 tomcat.start(CellSpec.sizePath("0.1"), Duration.ofSeconds(90));
                 header.append(tomcatRow(cores, tomcat, pinning));
@@ -122,14 +121,35 @@ public final class FairnessMap {
         }
 
         List<CellSummary> summaries = CellSummary.of(windows);
-        String table = MapTable.render(summaries, o.cores, coresText::get);
+        String table = MapTable.render(summaries, o.cores, FairnessMap::coresText);
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         header.append("| took | ").append(took.toMinutes()).append(" min ").append(took.toSecondsPart())
                 .append(" s (estimated ").append(o.estimate().toMinutes()).append(" min) |\n");
         write(results, header + "\n" + table, summaries, windows);
+        Files.write(results.resolve("run.txt"), log);
         OUT.println();
         OUT.print(table);
         OUT.printf("%nTotal %d min %d s. Wrote %s%n", took.toMinutes(), took.toSecondsPart(), results);
+    }
+
+    /** How the server ran for a core count, as the tables' titles say it. */
+    static String coresText(int cores) {
+        return cores == 1 ? "1 core (Tomcat `taskset -c 0`, the load generators `taskset -c 1`)"
+                : Machine.onlineCpus() + " cores, nothing pinned (Tomcat and the load generators share them)";
+    }
+
+    /** The tables, cells.csv and heat maps of an earlier run again, from its windows.csv; map.md keeps its header. */
+    private static void replot(Path dir) throws IOException {
+        List<Window> windows = MapCsv.readWindows(Files.readAllLines(dir.resolve("windows.csv")));
+        List<CellSummary> summaries = CellSummary.of(windows);
+        List<Integer> cores = windows.stream().map(w -> w.cell().cores()).distinct().sorted().toList();
+        String table = MapTable.render(summaries, cores, FairnessMap::coresText);
+        Path md = dir.resolve("map.md");
+        String old = Files.exists(md) ? Files.readString(md) : "";
+        int at = old.indexOf("### Server on");
+        write(dir, (at < 0 ? "" : old.substring(0, at)) + table, summaries, windows);
+        OUT.print(table);
+        OUT.println("Wrote " + dir);
     }
 
     private StringBuilder header(MapOptions o, Path home, Path jar, Path war, String user, Path stage) {
@@ -212,7 +232,7 @@ public final class FairnessMap {
         return out;
     }
 
-    private void write(Path dir, String markdown, List<CellSummary> summaries, List<Window> windows)
+    private static void write(Path dir, String markdown, List<CellSummary> summaries, List<Window> windows)
             throws IOException {
         Files.write(dir.resolve("windows.csv"), MapCsv.windows(windows));
         Files.write(dir.resolve("cells.csv"), MapCsv.cells(summaries));
@@ -221,7 +241,6 @@ public final class FairnessMap {
         pngs.forEach(png -> md.append("[").append(png).append("](").append(png).append(") "));
         md.append("\n");
         Files.writeString(dir.resolve("map.md"), md);
-        Files.write(dir.resolve("run.log"), log);
     }
 
     private void say(String line) {

@@ -44,6 +44,41 @@ final class MapCsv {
         return lines;
     }
 
+    /** The windows of a {@code windows.csv} written by {@link #windows}. */
+    static List<Window> readWindows(List<String> lines) {
+        if (lines.isEmpty() || !fields(lines.get(0)).equals(Window.CSV_HEADER)) {
+            throw new IllegalArgumentException("not a windows.csv: its header is not " + line(Window.CSV_HEADER));
+        }
+        List<Window> windows = new ArrayList<>();
+        for (String l : lines.subList(1, lines.size())) {
+            windows.add(Window.fromCsv(fields(l)));
+        }
+        return windows;
+    }
+
+    /** The fields of one line as {@link #line} writes it (a quoted field may hold commas and doubled quotes). */
+    static List<String> fields(String line) {
+        List<String> fields = new ArrayList<>();
+        StringBuilder field = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char ch = line.charAt(i);
+            if (quoted && ch == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                field.append('"');
+                i++;
+            } else if (ch == '"') {
+                quoted = !quoted;
+            } else if (ch == ',' && !quoted) {
+                fields.add(field.toString());
+                field.setLength(0);
+            } else {
+                field.append(ch);
+            }
+        }
+        fields.add(field.toString());
+        return fields;
+    }
+
     static String line(List<String> fields) {
         List<String> quoted = new ArrayList<>();
         for (String f : fields) {

@@ -35,6 +35,8 @@ final class MapOptions {
               --results DIR         where map.md, cells.csv, windows.csv and the heat maps go (default
                                     target/fairness-map; relative: to the working directory)
               --dry-run             print the cells and the time they would take, run nothing
+              --replot DIR          run nothing: read DIR/windows.csv of an earlier run and write its cells.csv,
+                                    heat maps and map.md's tables again (map.md's header is kept)
               --help
             """;
 
@@ -58,6 +60,7 @@ final class MapOptions {
     Path samplesWar;
     Path results;
     boolean dryRun;
+    Path replot;
     boolean help;
 
     static MapOptions parse(String[] args) {
@@ -85,6 +88,7 @@ final class MapOptions {
                 case "--samples-war" -> o.samplesWar = Path.of(a.value());
                 case "--results" -> o.results = Path.of(a.value());
                 case "--dry-run" -> o.dryRun = true;
+                case "--replot" -> o.replot = Path.of(a.value());
                 default -> throw a.unknown();
             }
         }

@@ -73,9 +73,9 @@ final class MapTable {
         return String.join("; ", parts);
     }
 
-    /** A ratio as "1.23x", in bold where its bound is missed. */
+    /** A ratio to three digits ("1.23x", "0.897x": a miss just under a bound does not print as it), bold if missed. */
     static String ratio(double r, boolean met) {
-        String text = Double.isNaN(r) ? "n/a" : String.format(Locale.ROOT, "%.2fx", r);
+        String text = Double.isNaN(r) ? "n/a" : Stats.format(r) + "x";
         return met ? text : "**" + text + "**";
     }
 

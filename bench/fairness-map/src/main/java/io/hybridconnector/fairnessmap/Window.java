@@ -49,6 +49,19 @@ record Window(Cell cell, String connector, int round, double lightRps, double li
         return sb.length() == 0 ? "0" : sb.toString();
     }
 
+    /** A row of {@code windows.csv} back into a window (for re-plotting a run). */
+    static Window fromCsv(List<String> f) {
+        Cell cell = new Cell(Integer.parseInt(f.get(0)), HeavyKind.byId(f.get(1)),
+                f.get(2).equals("-") ? 0 : Double.parseDouble(f.get(2)), Integer.parseInt(f.get(3)));
+        return new Window(cell, f.get(5), Integer.parseInt(f.get(4)), dbl(f.get(6)), dbl(f.get(7)), dbl(f.get(8)),
+                dbl(f.get(9)), dbl(f.get(10)), Long.parseLong(f.get(11)), f.get(12), dbl(f.get(13)), dbl(f.get(14)),
+                dbl(f.get(15)), dbl(f.get(16)));
+    }
+
+    private static double dbl(String s) {
+        return s.isEmpty() ? Double.NaN : Double.parseDouble(s);
+    }
+
     boolean isStock() {
         return connector.equals(FairnessMap.STOCK);
     }
@@ -61,6 +74,6 @@ record Window(Cell cell, String connector, int round, double lightRps, double li
     }
 
     static String num(double v) {
-        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.4f", v);
+        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.6f", v);
     }
 }

@@ -49,10 +49,24 @@ class MapTableTest {
         for (String line : csv) {
             assertEquals(MapCsv.CELLS_HEADER.size(), line.split(",", -1).length, line);
         }
-        assertTrue(csv.get(1).startsWith("1,cpu,2,16,30.0000,90.0000,36.0000,3.0000,"), csv.get(1));
+        assertTrue(csv.get(1).startsWith("1,cpu,2,16,30.000000,90.000000,36.000000,3.000000,"), csv.get(1));
         assertTrue(csv.get(1).contains(",false,light p99; light req/s,0,"), csv.get(1));
         assertEquals(1 + windows().size(), MapCsv.windows(windows()).size());
         assertEquals("a,\"b,c\",\"say \"\"x\"\"\"", MapCsv.line(List.of("a", "b,c", "say \"x\"")));
+    }
+
+    @Test
+    void windowsCsvReadsBackIntoTheSameWindows() {
+        List<Window> ws = new ArrayList<>(windows());
+        ws.set(0, window(MISSED, FairnessMap.STOCK, 1, 1000, 30, 500, "heavy:timeout=1 light:closed=2", 0.05));
+        List<Window> back = MapCsv.readWindows(MapCsv.windows(ws));
+        assertEquals(ws.size(), back.size());
+        for (int i = 0; i < ws.size(); i++) {
+            assertEquals(ws.get(i).csvRow(), back.get(i).csvRow());
+            assertEquals(ws.get(i).cell(), back.get(i).cell());
+        }
+        assertEquals(List.of("a", "b,c", "say \"x\"", ""), MapCsv.fields(MapCsv.line(List.of("a", "b,c", "say \"x\"",
+                ""))));
     }
 
     @Test

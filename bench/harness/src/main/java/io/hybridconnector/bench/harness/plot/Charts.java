@@ -10,10 +10,11 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import javax.imageio.ImageIO;
+
+import io.hybridconnector.bench.harness.report.Stats;
 
 import org.knowm.xchart.AnnotationLine;
 import org.knowm.xchart.AnnotationText;
@@ -149,6 +150,8 @@ public final class Charts {
     private static final Color NOT_MEASURED = new Color(0xE6E6E6);
     private static final Color WITHIN_WORSE = new Color(0xFFF2B3);
     private static final Color MISS_BORDER = new Color(0x7A0000);
+    private static final Font TITLE_FONT = new Font(Font.SANS_SERIF, Font.BOLD, 15);
+    private static final Font LEGEND_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
     private static final List<String> HEAT_MAP_LEGEND = List.of("Each cell: the ratio, ours / the reference.",
             "Green: within the bound and at least as good (deeper: up to 2x better).",
             "Yellow: within the bound, worse. Red with a dark border: misses the bound.", "Grey: not measured.");
@@ -167,7 +170,8 @@ public final class Charts {
         int columns = panels.stream().mapToInt(p -> p.columns().size()).max().orElse(1);
         int rows = panels.stream().mapToInt(p -> p.rows().size()).max().orElse(1);
         int panelWidth = ROW_LABELS + columns * CELL_WIDTH;
-        int width = Math.max(2 * MARGIN + panels.size() * panelWidth + (panels.size() - 1) * PANEL_GAP, 560);
+        int width = Math.max(2 * MARGIN + panels.size() * panelWidth + (panels.size() - 1) * PANEL_GAP,
+                2 * MARGIN + textWidth(title, TITLE_FONT));
         int gridTop = 92;
         int height = gridTop + rows * CELL_HEIGHT + 40 + 16 * HEAT_MAP_LEGEND.size();
         BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
@@ -178,12 +182,12 @@ public final class Charts {
             g.setColor(Color.WHITE);
             g.fillRect(0, 0, width, height);
             g.setColor(Color.BLACK);
-            g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
+            g.setFont(TITLE_FONT);
             g.drawString(title, MARGIN, 26);
             for (int i = 0; i < panels.size(); i++) {
                 drawPanel(g, panels.get(i), MARGIN + i * (panelWidth + PANEL_GAP), gridTop, xTitle, yTitle);
             }
-            g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+            g.setFont(LEGEND_FONT);
             g.setColor(Color.DARK_GRAY);
             for (int i = 0; i < HEAT_MAP_LEGEND.size(); i++) {
                 g.drawString(HEAT_MAP_LEGEND.get(i), MARGIN, height - 12 - 16 * (HEAT_MAP_LEGEND.size() - 1 - i));
@@ -192,6 +196,18 @@ public final class Charts {
             g.dispose();
         }
         ImageIO.write(image, "png", file.toFile());
+    }
+
+    /** How wide {@code text} is in {@code font}; the legend's widest line at least, so that a figure fits both. */
+    private static int textWidth(String text, Font font) {
+        Graphics2D g = new BufferedImage(1, 1, BufferedImage.TYPE_INT_RGB).createGraphics();
+        try {
+            int legend = HEAT_MAP_LEGEND.stream().mapToInt(l -> g.getFontMetrics(LEGEND_FONT).stringWidth(l)).max()
+                    .orElse(0);
+            return Math.max(g.getFontMetrics(font).stringWidth(text), legend);
+        } finally {
+            g.dispose();
+        }
     }
 
     private static void drawPanel(Graphics2D g, HeatMap p, int left, int top, String xTitle, String yTitle) {
@@ -231,8 +247,7 @@ public final class Charts {
         }
         g.setColor(miss ? Color.WHITE : Color.BLACK);
         g.setFont(new Font(Font.SANS_SERIF, miss ? Font.BOLD : Font.PLAIN, 12));
-        centred(g, Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.2fx", v), x, y + CELL_HEIGHT / 2 + 5,
-                CELL_WIDTH);
+        centred(g, Double.isNaN(v) ? "" : Stats.format(v) + "x", x, y + CELL_HEIGHT / 2 + 5, CELL_WIDTH);
     }
 
     /** Green by how much better than 1 (up to 2x), yellow when worse but within the bound, red by how far off. */

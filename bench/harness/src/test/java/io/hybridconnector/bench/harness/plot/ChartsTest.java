@@ -37,6 +37,7 @@ class ChartsTest {
         Path file = dir.resolve("map.png");
         Charts.heatMaps(file, "two panels", "x", "y", List.of(p, p));
         BufferedImage image = ImageIO.read(file.toFile());
-        assertTrue(image.getWidth() >= 560 && image.getHeight() > 100, image.getWidth() + "x" + image.getHeight());
+        assertTrue(image.getWidth() > 2 * (56 + 2 * 66) && image.getHeight() > 100, image.getWidth() + "x"
+                + image.getHeight());
     }
 }
