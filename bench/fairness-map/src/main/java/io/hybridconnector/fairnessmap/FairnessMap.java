@@ -76,15 +76,9 @@ public final class FairnessMap {
         Path jar = (o.connectorJar != null ? o.connectorJar : stage.resolve("artifacts/hybrid-connector.jar"))
                 .toAbsolutePath();
         Path war = (o.samplesWar != null ? o.samplesWar : stage.resolve("artifacts/samples.war")).toAbsolutePath();
-        for (Path p : List.of(home.resolve("bin/catalina.sh"), jar, war)) {
-            if (!Files.exists(p)) {
-                System.err.println("missing " + p + ": run `mvn -B -q -pl bench/fairness-map -am package -DskipTests`"
-                        + " first");
-                System.exit(2);
-            }
-        }
-        if (o.cores.contains(1) && !Pinning.detect(true, 0, 1).enabled()) {
-            System.err.println("--cores 1 needs taskset and at least 2 CPUs (Tomcat on CPU 0, the load on CPU 1)");
+        String missing = missing(o, List.of(home.resolve("bin/catalina.sh"), jar, war));
+        if (missing != null) {
+            System.err.println(missing);
             System.exit(2);
         }
         String user = ServiceUser.ensure(o.user);
@@ -94,30 +88,11 @@ public final class FairnessMap {
         StringBuilder header = header(o, home, jar, war, user, stage);
         List<Window> windows = new ArrayList<>();
         for (int cores : o.cores) {
-            List<Cell> these = cells.stream().filter(c -> c.cores() == cores).toList();
-            Pinning pinning = Pinning.detect(cores == 1, 0, 1);
-            if (pinning.enabled()) {
-                pinning.pinThisProcessToClientCpu();
-            } else if (Taskset.find().isPresent()) {
-                Taskset.pinAllThreads(ProcessHandle.current().pid(), "0-" + (Machine.onlineCpus() - 1));
-            }
             SideBySideTomcat.Config config = new SideBySideTomcat.Config(home, jar, war,
                     target.resolve("run/base-" + o.tomcatVersion + "-" + cores + "core"), o.javaHome,
-                    List.of(o.jvmOptions.trim().split("\\s+")), o.nioAttributes, o.ourAttributes, pinning)
-                    .runningAs(user);
-            try (SideBySideTomcat tomcat = new SideBySideTomcat(config)) {
-                say("Starting Apache Tomcat " + o.tomcatVersion + " for " + coresText(cores) + " as "
-                        + (user != null ? user : "this process's user") + " ...");
-                tomcat.start(CellSpec.sizePath("0.1"), Duration.ofSeconds(90));
-                header.append(tomcatRow(cores, tomcat, pinning));
-                say(tomcatRow(cores, tomcat, pinning).strip());
-                MapRunner runner = new MapRunner(List.of(
-                        new MapRunner.Connector(STOCK, "stock NIO", tomcat.stockPort()),
-                        new MapRunner.Connector(OURS, "ours (hybrid)", tomcat.ourPort())),
-                        tomcat.pid(), pinning.serverCpu(), o, this::say);
-                runner.warmUp(these);
-                windows.addAll(runner.run(these));
-            }
+                    List.of(o.jvmOptions.trim().split("\\s+")), o.nioAttributes, o.ourAttributes,
+                    Pinning.detect(cores == 1, 0, 1)).runningAs(user);
+            windows.addAll(runOn(cores, config, o, cells.stream().filter(c -> c.cores() == cores).toList(), header));
         }
 
         List<CellSummary> summaries = CellSummary.of(windows);
@@ -130,6 +105,47 @@ public final class FairnessMap {
         OUT.println();
         OUT.print(table);
         OUT.printf("%nTotal %d min %d s. Wrote %s%n", took.toMinutes(), took.toSecondsPart(), results);
+    }
+
+    /** What the run cannot do without, said as what to do about it; null when nothing is missing. */
+    private static String missing(MapOptions o, List<Path> files) {
+        for (Path p : files) {
+            if (!Files.exists(p)) {
+                return "missing " + p + ": run `mvn -B -q -pl bench/fairness-map -am package -DskipTests` first";
+            }
+        }
+        if (o.cores.contains(1) && !Pinning.detect(true, 0, 1).enabled()) {
+            return "--cores 1 needs taskset and at least 2 CPUs (Tomcat on CPU 0, the load on CPU 1)";
+        }
+        return null;
+    }
+
+    /**
+     * One core count's cells on a Tomcat of their own: the load generators pinned to CPU 1 with Tomcat on CPU 0, or
+     * both free on every CPU; the JIT warm-up, then the rounds. Adds the Tomcat JVM's row to {@code header}.
+     */
+    private List<Window> runOn(int cores, SideBySideTomcat.Config config, MapOptions o, List<Cell> cells,
+            StringBuilder header) throws IOException, InterruptedException {
+        Pinning pinning = config.pinning();
+        if (pinning.enabled()) {
+            pinning.pinThisProcessToClientCpu();
+        } else if (Taskset.find().isPresent()) {
+            Taskset.pinAllThreads(ProcessHandle.current().pid(), "0-" + (Machine.onlineCpus() - 1));
+        }
+        try (SideBySideTomcat tomcat = new SideBySideTomcat(config)) {
+            say("Starting Apache Tomcat " + o.tomcatVersion + " for " + coresText(cores) + " as "
+                    + (config.runAs() != null ? config.runAs() : "this process's user") + " ...");
+            tomcat.start(CellSpec.sizePath("0.1"), Duration.ofSeconds(90));
+            String row = tomcatRow(cores, tomcat, pinning);
+            header.append(row);
+            say(row.strip());
+            MapRunner runner = new MapRunner(List.of(
+                    new MapRunner.Connector(STOCK, "stock NIO", tomcat.stockPort()),
+                    new MapRunner.Connector(OURS, "ours (hybrid)", tomcat.ourPort())),
+                    tomcat.pid(), pinning.serverCpu(), o, this::say);
+            runner.warmUp(cells);
+            return runner.run(cells);
+        }
     }
 
     /** How the server ran for a core count, as the tables' titles say it. */
@@ -195,7 +211,8 @@ public final class FairnessMap {
         return "| server on " + cores + (cores == 1 ? " core" : " cores") + " | Tomcat JVM pid " + tomcat.pid()
                 + " as " + ServiceUser.describe(tomcat.pid()) + ", allowed CPUs " + ProcStats.cpusAllowed(tomcat.pid())
                 + ", GC " + (gc.find() ? gc.group(1) + "GC" : "?") + "; load generators' allowed CPUs "
-                + ProcStats.cpusAllowed(ProcessHandle.current().pid()) + "; " + pinning.describe()
+                + ProcStats.cpusAllowed(ProcessHandle.current().pid()) + "; "
+                + (pinning.enabled() ? pinning.describe() : "nothing pinned")
                 + ourStartLine(tomcat.logs()) + " |\n";
     }
 

@@ -156,7 +156,7 @@ public final class CatalinaBase implements AutoCloseable {
             pb.start().waitFor(30, TimeUnit.SECONDS);
             waitSeconds = 30;
         } else {
-            jvm.destroy(); // to the JVM itself: runuser would answer a SIGTERM with a SIGKILL 2 s later
+            jvm.destroy(); // to the JVM itself: runuser passes a SIGTERM on, then SIGKILLs the JVM 2 s later
             waitSeconds = 20;
         }
         if (!process.waitFor(waitSeconds, TimeUnit.SECONDS)) {
