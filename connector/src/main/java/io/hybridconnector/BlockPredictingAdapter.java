@@ -3,9 +3,6 @@ package io.hybridconnector;
 import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.classify.RequestClassifier.RequestClass;
 import io.hybridconnector.classify.ThreadTimes;
-import io.hybridconnector.loop.ComputeLane;
-import io.hybridconnector.loop.ComputePriority;
-import io.hybridconnector.loop.ComputeShare;
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.HandOffPolicy.Decision;
 import io.hybridconnector.loop.LoopThread;
@@ -21,10 +18,10 @@ import org.apache.tomcat.util.net.SocketEvent;
  * request class that held loops before therefore gives its loop to another thread before it runs, at the price of one
  * hand-off. Which classes hold loops is learnt from the requests that ran on the loop (those the detector moved, for
  * any reason, and sampled ones that waited most of their time), and re-tested now and then (see
- * {@link RequestClass}). A request of a class that computes, rather than waits, then also takes a {@link ComputeLane}
- * before it runs, so that computing requests never crowd the loops off the CPUs, and runs at a lower priority
- * ({@link ComputePriority}), so that the loops get more than an equal share of a core beside it, as many steps lower
- * as {@link ComputeShare} says from the CPU such requests got per run of the loops.
+ * {@link RequestClass}). A request of a class that computes, rather than waits, is marked as computing while it runs
+ * off the loops, wherever it runs (a thread that left its loop, or a pool thread while the loops time-slice): the
+ * stall detector then keeps every ready connection on a thread of its own ({@code TimeSlicing}), as stock NIO does,
+ * for as long as such requests run.
  * <p>
  * Until some request has held a loop, the only cost is one volatile read per request.
  */
@@ -40,25 +37,18 @@ final class BlockPredictingAdapter implements Adapter {
     private final Adapter delegate;
     private final RequestClassifier classifier;
 
-    private final ComputeLane lane;
-    private final ComputePriority priority;
-    private final ComputeShare share;
-
-    BlockPredictingAdapter(Adapter delegate, RequestClassifier classifier, ComputeLane lane,
-            ComputePriority priority, ComputeShare share) {
+    BlockPredictingAdapter(Adapter delegate, RequestClassifier classifier) {
         this.delegate = delegate;
         this.classifier = classifier;
-        this.lane = lane;
-        this.priority = priority;
-        this.share = share;
     }
 
     @Override
     public void service(Request req, Response res) throws Exception {
         EventLoop loop = LoopThread.currentLoop();
         if (loop == null) {
-            // A worker, a connection's own thread, or a thread that already gave its loop away.
-            delegate.service(req, res);
+            // A pool thread (the loops time-slice), a connection's own thread, or a thread that already gave its loop
+            // away: a request of a computing class is marked, so that the loops go on time-slicing while it runs.
+            serviceOffLoop(req, res);
             return;
         }
         RequestClass known = null;
@@ -67,29 +57,11 @@ final class BlockPredictingAdapter implements Adapter {
             if (known != null && known.predictBlocking()) {
                 loop.handOffBeforeRunning();
                 long budget = loop.handOffBudgetNanos();
-                long computed = known.computedNanos();
-                boolean computes = computed > 0;
-                boolean steered = computes && priority.isApplied();
-                if (steered) {
-                    share.started();
-                }
-                boolean inLane = computes && lane.enter(computed);
-                LoopThread.computingRequest(computes);
-                boolean lowered = steered && priority.lower(share.steps());
-                long cpu0 = steered ? ThreadTimes.cpuNanos() : 0;
+                LoopThread.computingRequest(known.computedNanos() > 0);
                 try {
                     servicePredicted(known, budget, req, res);
                 } finally {
-                    if (steered) {
-                        share.finished(ThreadTimes.cpuNanos() - cpu0);
-                    }
-                    if (lowered) {
-                        priority.restore();
-                    }
                     LoopThread.computingRequest(false);
-                    if (inLane) {
-                        lane.leave();
-                    }
                 }
                 return;
             }
@@ -176,6 +148,24 @@ final class BlockPredictingAdapter implements Adapter {
                     known.computed(0);
                 }
             }
+        }
+    }
+
+    /**
+     * A request away from any loop's leader. If the classifier knows its class computes, its thread is marked as
+     * computing while it runs; otherwise it runs as it is. One volatile read while no class held a loop.
+     */
+    private void serviceOffLoop(Request req, Response res) throws Exception {
+        RequestClass known = classifier.anyBlocking() && LoopThread.current() != null ? classifier.lookup(req) : null;
+        if (known == null || known.computedNanos() <= 0) {
+            delegate.service(req, res);
+            return;
+        }
+        LoopThread.computingRequest(true);
+        try {
+            delegate.service(req, res);
+        } finally {
+            LoopThread.computingRequest(false);
         }
     }
 

@@ -4,8 +4,6 @@ import java.nio.channels.SocketChannel;
 
 import io.hybridconnector.endpoint.HybridEndpoint;
 import io.hybridconnector.jmx.ConnectorStats;
-import io.hybridconnector.loop.ComputeLane;
-import io.hybridconnector.loop.ComputePriority;
 import io.hybridconnector.loop.LoopCounters;
 import io.hybridconnector.schedule.ThreadModel;
 import io.hybridconnector.write.WriteCounters;
@@ -84,23 +82,18 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
     }
 
     /**
-     * {@code auto}: while requests compute beside the loops (found by the stall detector), ready connections are served
-     * on pool threads, as stock NIO serves them, so that short requests get their share of the CPU; {@code off}
-     * (default): loops always serve inline. Off by default because it is not better everywhere (README, fairness).
+     * {@code auto} (default): while requests compute beside the loops (found by the stall detector), ready connections
+     * are served on pool threads, as stock NIO serves them, so that short requests get the CPU the kernel gives every
+     * request thread; {@code off}: loops always serve inline (for measurements: the fairness bound then does not hold
+     * beside computing requests).
      */
     public void setTimeSlicing(String mode) {
         settings.timeSlicing(mode);
     }
 
-    /** @return the Java priority requests known to compute run at (5: normal); see {@link ComputePriority} */
-    public int getComputingRequestPriority() {
-        return settings.computingRequestPriority();
-    }
-
     /**
-     * The Java priority a request whose class computes runs at, after its loop moved away: 1 to 5 (normal, off),
-     * default 4, so that the loops' short requests get more than an equal share of a core beside it. Applied on Linux,
-     * by the JVM under {@code -XX:ThreadPriorityPolicy=1} and by {@code setpriority(2)} without it.
+     * Deprecated and ignored, with a WARN at start: the connector changes no thread's priority. Accepted so that a
+     * {@code server.xml} written for an earlier version still starts.
      */
     public void setComputingRequestPriority(int priority) {
         settings.computingRequestPriority(priority);
@@ -299,11 +292,6 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
 
     public LoopCounters counters() {
         return endpoint().counters();
-    }
-
-    /** @return how many requests known to compute run at once, and how many waited for that */
-    public ComputeLane computeLane() {
-        return settings.computeLane();
     }
 
     /** @return the write path's counters (write calls, zero-byte writes, write-behind, ...) */

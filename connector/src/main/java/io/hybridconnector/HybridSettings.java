@@ -7,8 +7,6 @@ import javax.management.JMException;
 
 import io.hybridconnector.endpoint.HybridEndpoint;
 import io.hybridconnector.jmx.ConnectorStats;
-import io.hybridconnector.loop.ComputeLane;
-import io.hybridconnector.loop.ComputePriority;
 import io.hybridconnector.schedule.ThreadModel;
 import io.hybridconnector.write.WriteStrategy;
 
@@ -30,10 +28,6 @@ final class HybridSettings {
     private final List<String> ignored = new ArrayList<>();
     private ConnectorStats stats;
     private volatile BlockPredictingAdapter adapter;
-    /** The priority requests known to compute run at ({@code computingRequestPriority}), read at init. */
-    private volatile int computingRequestPriority = ComputePriority.DEFAULT;
-    /** Made from it at init, not before: finding how to apply it may load a native library. */
-    private ComputePriority computePriority;
 
     HybridSettings(String protocolName, HybridEndpoint endpoint) {
         this.protocolName = protocolName;
@@ -92,9 +86,9 @@ final class HybridSettings {
         } else if (m.equalsIgnoreCase("off")) {
             endpoint.setTimeSlicingEnabled(false);
         } else {
-            reject("timeSlicing=\"" + mode + "\": accepted values are off (default: loops always serve inline), " +
-                    "auto (while requests compute beside the loops, ready connections are served on pool threads, " +
-                    "as stock NIO serves them)");
+            reject("timeSlicing=\"" + mode + "\": accepted values are auto (default: while requests compute " +
+                    "beside the loops, ready connections are served on pool threads, as stock NIO serves them), off " +
+                    "(loops always serve inline; for measurements)");
         }
     }
 
@@ -144,33 +138,22 @@ final class HybridSettings {
         }
     }
 
+    /**
+     * Deprecated: requests once ran below normal priority while they computed. The connector changes no thread's
+     * priority any more (a thread a servlet started inherited the lowered one for life); the attribute is accepted
+     * so that existing {@code server.xml} files start, with a WARN.
+     */
     void computingRequestPriority(int priority) {
-        if (priority < Thread.MIN_PRIORITY || priority > Thread.NORM_PRIORITY) {
-            reject("computingRequestPriority=\"" + priority + "\": accepted values are " + Thread.MIN_PRIORITY +
-                    " to " + Thread.NORM_PRIORITY + " (a Java thread priority; " + Thread.NORM_PRIORITY +
-                    ": normal, off; default " + ComputePriority.DEFAULT + ")");
-        } else {
-            computingRequestPriority = priority;
-        }
-    }
-
-    int computingRequestPriority() {
-        return computingRequestPriority;
-    }
-
-    synchronized ComputePriority computePriority() {
-        if (computePriority == null) {
-            computePriority = new ComputePriority(computingRequestPriority);
-        }
-        return computePriority;
+        ignore("computingRequestPriority", Integer.toString(priority), "deprecated: the connector no longer changes " +
+                "any thread's priority; while requests compute beside the loops, every request runs on a thread of " +
+                "its own, as on stock NIO (timeSlicing)");
     }
 
     /** @return Catalina's adapter wrapped to learn which request classes block; one per connector */
     BlockPredictingAdapter adapterFor(Adapter catalina) {
         BlockPredictingAdapter a = adapter;
         if (a == null) {
-            a = new BlockPredictingAdapter(catalina, endpoint.classifier(), endpoint.computeLane(), computePriority(),
-                    endpoint.computeShare());
+            a = new BlockPredictingAdapter(catalina, endpoint.classifier());
             adapter = a;
         }
         return a;
@@ -186,17 +169,13 @@ final class HybridSettings {
 
     /** Creates and registers the connector's MBean; a failure to register is logged, not fatal. */
     void registerStats(Object global, String domain, String name, Log log) {
-        stats = new ConnectorStats(endpoint, endpoint.computeLane(), computePriority(),
+        stats = new ConnectorStats(endpoint,
                 global instanceof RequestGroupInfo ? (RequestGroupInfo) global : null);
         try {
             stats.register(domain, name);
         } catch (JMException e) {
             log.warn("Could not register the HybridConnector MBean for " + name, e);
         }
-    }
-
-    ComputeLane computeLane() {
-        return endpoint.computeLane();
     }
 
     ConnectorStats stats() {
@@ -224,7 +203,7 @@ final class HybridSettings {
                 " writeStrategy=" + endpoint.getWriteStrategy().attributeValue() + " writeBehindLimit=" +
                 endpoint.getWriteBehindLimit() + " blockedHandOffMillis=" + endpoint.getBlockedHandOffMillis() +
                 " timeSlicing=" + (endpoint.isTimeSlicingEnabled() ? "auto" : "off") +
-                " computingRequestPriority=" + computePriority() + " loopWarnMillis=" + endpoint.getLoopWarnMillis() +
+                " loopWarnMillis=" + endpoint.getLoopWarnMillis() +
                 " offLoopExecutor=" + offLoopExecutor() + " useAsyncIO=" + endpoint.getUseAsyncIO() +
                 " maxConnections=" + endpoint.getMaxConnections() + " connectionTimeout=" +
                 endpoint.getConnectionTimeout() + "ms keepAliveTimeout=" +

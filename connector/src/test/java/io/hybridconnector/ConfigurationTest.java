@@ -28,8 +28,9 @@ class ConfigurationTest {
             "pollerThreadCount, 2, loops",
             "pollerThreadPriority, 7, normal priority",
             "selectorTimeout, 1000, timeout sweep",
-            "acceptorThreadCount, 2, acceptMode" })
-    void stockAttributeWithoutCounterpartStartsWithWarning(String attribute, String value, String instead)
+            "acceptorThreadCount, 2, acceptMode",
+            "computingRequestPriority, 4, no longer changes any thread" })
+    void attributeWithoutCounterpartStartsWithWarning(String attribute, String value, String instead)
             throws Exception {
         List<String> warnings = new ArrayList<>();
         Logger logger = Logger.getLogger(HybridHttp11Protocol.class.getName());
@@ -86,11 +87,10 @@ class ConfigurationTest {
             "writeStrategy, fast, 'hybrid (default), direct, spin'",
             "threadModel, bio, 'hybrid (default), reactor, single, sync'",
             "acceptMode, poller, 'loops (default'",
-            "timeSlicing, on, 'off (default'",
+            "timeSlicing, on, 'auto (default'",
             "writeBehindLimit, 100, 8192 to 67108864",
             "threads, 0, positive",
             "blockedHandOffMillis, 0, 1 to 1000",
-            "computingRequestPriority, 7, 1 to 5",
             "loops, 0, 1 or more" })
     void inapplicableAttributeStopsStartUp(String attribute, String value, String advice) throws Exception {
         // As in server.xml: the Connector passes the attribute to the protocol, whose init fails...

@@ -18,7 +18,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
+import io.hybridconnector.loop.LoopCounters;
+
 import org.apache.catalina.LifecycleState;
+
 import org.junit.jupiter.api.Test;
 
 /**
@@ -53,8 +56,11 @@ class ExecutorTest {
                     assertFalse(threads.get(0).contains(PREFIX), threads.get(0));
                     threads.subList(1, 6).forEach(t -> assertTrue(t.contains(PREFIX), "ran on " + t + ": " + threads));
                     assertFalse(lightThread.contains(PREFIX), "a light request left its loop: " + lightThread);
-                    assertTrue(server.hybrid().counters().getExecutorRuns() >= 5,
-                            "executor runs: " + server.hybrid().counters().getExecutorRuns());
+                    // Counted as executor runs, or as time-sliced ones if the first request's thread used the CPU
+                    // (class loading on a busy machine) and the loops time-sliced for a moment: both on the executor.
+                    LoopCounters c = server.hybrid().counters();
+                    assertTrue(c.getExecutorRuns() + c.getTimeSlicedRuns() >= 5,
+                            "executor runs: " + c.getExecutorRuns() + ", time-sliced runs " + c.getTimeSlicedRuns());
                 }
             } finally {
                 executor.shutdownNow();

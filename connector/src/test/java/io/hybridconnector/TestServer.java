@@ -270,6 +270,9 @@ final class TestServer implements AutoCloseable {
                 }
             }
             String nice = req.getParameter("nice") == null ? "" : " nice " + niceOfThisThread();
+            if (req.getParameter("spawn") != null) {
+                nice += " child " + niceOfAChildThread();
+            }
             byte[] body = ("computed " + ms + " " + (x & 1) + nice).getBytes(StandardCharsets.US_ASCII);
             resp.setContentLength(body.length);
             resp.getOutputStream().write(body);
@@ -279,6 +282,25 @@ final class TestServer implements AutoCloseable {
     /** @return the calling thread's nice value, the 19th field of its {@code /proc/thread-self/stat} */
     static int niceOfThisThread() throws IOException {
         return niceIn(java.nio.file.Files.readString(java.nio.file.Paths.get("/proc/thread-self/stat")));
+    }
+
+    /** @return the nice value of a thread the calling thread starts, as an application's own thread would have */
+    static int niceOfAChildThread() throws IOException {
+        int[] nice = new int[1];
+        Thread child = new Thread(() -> {
+            try {
+                nice[0] = niceOfThisThread();
+            } catch (IOException e) {
+                nice[0] = Integer.MIN_VALUE;
+            }
+        });
+        child.start();
+        try {
+            child.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return nice[0];
     }
 
     /** @return the nice value in a thread's {@code stat} line: the 17th field after its name */

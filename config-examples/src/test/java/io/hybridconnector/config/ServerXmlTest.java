@@ -22,7 +22,7 @@ class ServerXmlTest {
             "maxConnections", "acceptCount", "connectionTimeout", "keepAliveTimeout", "maxKeepAliveRequests",
             "maxHttpHeaderSize", "maxPostSize", "maxSwallowSize", "compression", "compressibleMimeType",
             "maxTrailerSize", "relaxedPathChars", "relaxedQueryChars", "server", "URIEncoding", "enableLookups",
-            "redirectPort", "socket.tcpNoDelay", "loops", "blockedHandOffMillis", "timeSlicing", "computingRequestPriority",
+            "redirectPort", "socket.tcpNoDelay", "loops", "blockedHandOffMillis", "timeSlicing",
             "writeStrategy", "writeBehindLimit", "acceptMode",
             "threadModel", "useSendfile", "SSLEnabled", "defaultSSLHostConfigName", "sniParseLimit",
             "sslImplementationName");

@@ -337,7 +337,7 @@ public final class RequestClassifier {
 
         /**
          * @return the CPU time of this class's last long request if it computed, rather than waited: such a request
-         *         runs in a {@code ComputeLane}; 0 if the class's long requests wait (or none was measured yet)
+         *         computes off the loops; 0 if the class's long requests wait (or none was measured yet)
          */
         public long computedNanos() {
             return runs().computedNanos;

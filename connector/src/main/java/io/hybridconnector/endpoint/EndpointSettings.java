@@ -30,7 +30,7 @@ public abstract class EndpointSettings extends AbstractEndpoint<SocketChannel,So
 
     /** The executor the operator gave ({@link #setExecutor}); {@code null}: none. Any thread (volatile). */
     volatile Executor externalExecutor;
-    boolean timeSlicingEnabled;
+    boolean timeSlicingEnabled = true;
     ThreadModel threadModel = ThreadModel.HYBRID;
     WriteStrategy writeStrategy = WriteStrategy.HYBRID;
     /**

@@ -6,14 +6,11 @@ import java.util.concurrent.Executor;
 import java.util.function.Predicate;
 
 import io.hybridconnector.loop.ConnectorThreads;
-import io.hybridconnector.loop.ComputeLane;
-import io.hybridconnector.loop.ComputeShare;
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.LoopCounters;
 import io.hybridconnector.loop.LoopThreadPool;
 import io.hybridconnector.loop.HandOffPolicy;
 import io.hybridconnector.loop.StallDetector;
-import io.hybridconnector.loop.PreemptionPacer;
 import io.hybridconnector.loop.TimeSlicing;
 import io.hybridconnector.schedule.Scheduler;
 import io.hybridconnector.classify.RequestClassifier;
@@ -66,18 +63,13 @@ public class HybridEndpoint extends ListeningEndpoint {
     private VirtualThreadExecutor virtualThreads;
     private StallDetector detector;
     /** Whether requests compute off the loops, so that loops serve on pool threads; replaced at each start. */
-    private volatile TimeSlicing timeSlicing = new TimeSlicing(null, null, false, 1);
+    private volatile TimeSlicing timeSlicing = new TimeSlicing(null, null, false);
     /**
      * Writes the gathered bytes of requests that pause (OutputHold): the stall detector, or under thread models that
      * do not hand loops off, a detector that looks at no loop and does only this.
      */
     private StallDetector outputWatcher;
     private final LoopCounters counters = new LoopCounters();
-    /** How many requests known to compute run at once; used by the adapter, read by the MBean. */
-    private final ComputeLane computeLane = ComputeLane.forThisProcess();
-    /** How far below their configured priority computing requests run; steered by the stall detector. */
-    private final ComputeShare computeShare =
-            new ComputeShare(Runtime.getRuntime().availableProcessors(), computeLane.size());
     /** Read and write buffers of connections between requests; made at each start, bounded as configured. */
     private volatile SocketBufferPool bufferPool = new SocketBufferPool(0, SocketBufferPool.DEFAULT_IDLE_MILLIS);
 
@@ -125,14 +117,6 @@ public class HybridEndpoint extends ListeningEndpoint {
     /** @return the loops running (empty when stopped), for the MBean's loop-wait figures */
     public EventLoop[] eventLoops() {
         return loops;
-    }
-
-    public ComputeLane computeLane() {
-        return computeLane;
-    }
-
-    public ComputeShare computeShare() {
-        return computeShare;
     }
 
     public LoopCounters counters() {
@@ -256,11 +240,10 @@ public class HybridEndpoint extends ListeningEndpoint {
         internalExecutor = true;
         initializeConnectionLatch();
         pool.start(created);
-        timeSlicing = new TimeSlicing(pool, counters, detector != null && timeSlicingEnabled, n);
+        timeSlicing = new TimeSlicing(pool, counters, detector != null && timeSlicingEnabled);
         scheduler = threadModel.newScheduler(pool, timeSlicing, counters, hasTaskExecutor());
         if (detector != null) {
-            detector.start(created, timeSlicing, new PreemptionPacer(pool, counters), computeShare,
-                    getName() + "-stall-detector");
+            detector.start(created, timeSlicing, getName() + "-stall-detector");
             outputWatcher = detector;
         } else {
             outputWatcher = new StallDetector(new HandOffPolicy(blockedHandOffMillis), -1);

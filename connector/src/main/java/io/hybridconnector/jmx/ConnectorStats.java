@@ -7,8 +7,6 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
 import io.hybridconnector.endpoint.HybridEndpoint;
-import io.hybridconnector.loop.ComputeLane;
-import io.hybridconnector.loop.ComputePriority;
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.LoopWaitHistogram;
 import io.hybridconnector.loop.LoopCounters;
@@ -23,18 +21,13 @@ import org.apache.coyote.RequestGroupInfo;
 public final class ConnectorStats implements ConnectorStatsMBean {
 
     private final HybridEndpoint endpoint;
-    private final ComputeLane computeLane;
-    private final ComputePriority computePriority;
     private final RequestGroupInfo global;
     private ObjectName name;
     /** Tomcat's request count when the counters were last reset: Tomcat's own bean keeps counting from start. */
     private volatile long requestsAtReset;
 
-    public ConnectorStats(HybridEndpoint endpoint, ComputeLane computeLane, ComputePriority computePriority,
-            RequestGroupInfo global) {
+    public ConnectorStats(HybridEndpoint endpoint, RequestGroupInfo global) {
         this.endpoint = endpoint;
-        this.computeLane = computeLane;
-        this.computePriority = computePriority;
         this.global = global;
     }
 
@@ -126,61 +119,6 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     @Override
     public long getTimeSlicedRuns() {
         return loops().getTimeSlicedRuns();
-    }
-
-    @Override
-    public long getPacedLooks() {
-        return loops().getPacedLooks();
-    }
-
-    @Override
-    public long getLoopYields() {
-        return loops().getLoopYields();
-    }
-
-    @Override
-    public int getComputeLanes() {
-        return computeLane.size();
-    }
-
-    @Override
-    public int getComputeLanesBusy() {
-        return computeLane.getBusy();
-    }
-
-    @Override
-    public long getComputeLaneWaits() {
-        return computeLane.getWaited();
-    }
-
-    @Override
-    public long getComputeLaneOverflows() {
-        return computeLane.getOverflowed();
-    }
-
-    @Override
-    public long getComputePriorityLowered() {
-        return computePriority.getLowered();
-    }
-
-    @Override
-    public long getComputePriorityRetired() {
-        return computePriority.getRetired();
-    }
-
-    @Override
-    public int getComputeSteps() {
-        return endpoint.computeShare().steps();
-    }
-
-    @Override
-    public long getComputeStepsDown() {
-        return endpoint.computeShare().getStepsDown();
-    }
-
-    @Override
-    public long getComputeStepsUp() {
-        return endpoint.computeShare().getStepsUp();
     }
 
     @Override
@@ -381,6 +319,5 @@ public final class ConnectorStats implements ConnectorStatsMBean {
         }
         writes().reset();
         classifier().resetCounters();
-        computeLane.resetCounters();
     }
 }

@@ -32,44 +32,6 @@ public interface ConnectorStatsMBean {
     /** Ready connections served on a pool thread because requests computed beside the loops. */
     long getTimeSlicedRuns();
     /**
-     * Stall detector looks made a millisecond apart (instead of one budget) because a request computed off the loops:
-     * each is a point where the kernel may give a preempted loop its CPU back before the next timer tick.
-     */
-    long getPacedLooks();
-    /** Rounds in which a loop gave up its CPU so that requests that waited off the loops (sleep, lock) could finish. */
-    long getLoopYields();
-
-    /** Requests known to compute that may run at once (three per CPU), so that the loops keep a quarter of each CPU. */
-    int getComputeLanes();
-    /** Requests known to compute running in a lane now. */
-    int getComputeLanesBusy();
-    /** Requests known to compute that found every lane taken and waited for one. */
-    long getComputeLaneWaits();
-    /** Of those, the ones that waited as long as they would have taken on stock NIO and then ran without a lane. */
-    long getComputeLaneOverflows();
-    /** Requests known to compute that ran below normal priority ({@code computingRequestPriority}). */
-    long getComputePriorityLowered();
-    /** Of their threads, those that could not get back to normal priority (unprivileged) and ended after. */
-    long getComputePriorityRetired();
-    /**
-     * How many steps below {@code computingRequestPriority} computing requests start now: steered by the CPU they got
-     * per run of the loops against stock NIO's ({@code n / (n + 1)} of 10 us per CPU for n computing requests); 0 to
-     * 3, or -1 (one step above, never above normal) while computing requests wait for lanes or get under half of
-     * stock's CPU per run.
-     */
-    int getComputeSteps();
-    /**
-     * Steps the computing requests went lower: they got more CPU per loop run than stock gives (as many steps as the
-     * excess asks), or the evidence for the step above ended.
-     */
-    long getComputeStepsDown();
-    /**
-     * Steps they came back: they got under three quarters of it (or above the configured priority: they waited for
-     * lanes, or got under half), or none computed for a second and the next start at the configured priority.
-     */
-    long getComputeStepsUp();
-
-    /**
      * Ready connections served on the executor the operator gave ({@code executor}, {@code useVirtualThreads}, Spring
      * Boot's virtual threads) because their previous request left its loop (it blocked, or its class is known to).
      */

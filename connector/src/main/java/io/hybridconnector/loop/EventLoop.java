@@ -90,6 +90,8 @@ public final class EventLoop {
      */
     private LoopChannel current;
     private long runStartNanos;
+    /** Ready connections still waiting behind the current run when it began; published with it, like the two above. */
+    private int waitingAtRunStart;
     private volatile LoopThread leader;
     private volatile long leaderlessSinceNanos;
     private volatile boolean running = true;
@@ -211,7 +213,6 @@ public final class EventLoop {
                     housekeeping.run();
                 }
                 retryContended();
-                yieldIfRequestsWait();
                 select(now);
             }
             closeAll();
@@ -221,17 +222,6 @@ public final class EventLoop {
             // Only the selector itself gets here: every connection's and task's failure is caught where it runs.
             log.error("Event loop " + id + " failed; its connections are closed", e);
             closeAll();
-        }
-    }
-
-    /**
-     * Gives up the CPU once a round while requests moved off the loops wait and none computes, so that one that woke
-     * gets a CPU now rather than after this loop's time slice ({@link PreemptionPacer}, "Loops yield").
-     */
-    private void yieldIfRequestsWait() {
-        if (detector != null && detector.loopsYield()) {
-            counters.loopYields.increment();
-            Thread.yield();
         }
     }
 
@@ -419,6 +409,7 @@ public final class EventLoop {
         long seq = runSeq.get() + 1;
         current = channel;
         runStartNanos = now;
+        waitingAtRunStart = ready.size();
         runSeq.set(seq);
         if (detector != null) {
             detector.activity();
@@ -514,6 +505,14 @@ public final class EventLoop {
     /** @return when the run published by the {@link #runSeq} just read began (valid until the next run) */
     long runStartNanos() {
         return runStartNanos;
+    }
+
+    /**
+     * @return how many ready connections were waiting behind the run just read when it began (valid until the next
+     *         run); the stall detector shortens the run's budget by it
+     */
+    int waitingAtRunStart() {
+        return waitingAtRunStart;
     }
 
     /** @return the connection of the run just read, or {@code null} for a deferred task (an HTTP/2 stream) */

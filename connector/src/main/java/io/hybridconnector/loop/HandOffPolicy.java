@@ -11,8 +11,10 @@ import java.util.concurrent.TimeUnit;
  * <li>the leader is about to wait for its own socket (a request body still in flight, a client that reads slowly):
  * it moves, because only now has the request really blocked (seeds/002: hand off lazily, but do hand off);</li>
  * <li>the stall detector looks at a run in progress: one that waits (a sleep, a lock, a JDBC read in the kernel)
- * moves at once; one that computes moves once it has held the loop for the budget while other connections of the
- * loop may have work, which bounds how long any connection waits for its loop because of another's request.</li>
+ * moves at once; one that computes moves once it has held the loop for its share of the budget while other
+ * connections of the loop may have work, which bounds how long any connection waits for its loop because of
+ * another's request. The share is the budget divided among the run and the connections ready behind it
+ * ({@link #limitNanos}): sixteen ready connections wait for a 2 ms request no more than for one 5 ms request.</li>
  * </ul>
  * The fast path never asks: a short request starts, runs and ends on its leader with no hand-off, and the detector
  * sees its run only if it lasts. Immutable; any thread.
@@ -67,6 +69,13 @@ public final class HandOffPolicy {
         WAITING_IN_KERNEL
     }
 
+    /**
+     * The least a run may hold its loop before the detector moves it, however many connections wait: below this a
+     * hand-off costs the others more than the run does (a thread switch and a cold cache), and the detector would
+     * wake more often than the timer tick of common kernels.
+     */
+    static final long MIN_LIMIT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
     private final long budgetNanos;
 
     /**
@@ -81,31 +90,48 @@ public final class HandOffPolicy {
     }
 
     /**
+     * @param waiting ready connections waiting behind the run when it began
+     * @return how long the run may hold its loop while they wait: the budget shared by the run and them, but at least
+     *         {@link #MIN_LIMIT_NANOS} (never more than the budget)
+     */
+    public long limitNanos(int waiting) {
+        long share = budgetNanos / (1 + Math.max(0, waiting));
+        return Math.min(budgetNanos, Math.max(MIN_LIMIT_NANOS, share));
+    }
+
+    /**
      * @param moment        who asks
      * @param runNanos      how long the run has held its loop (detector ticks only)
      * @param activity      what its leader was doing (detector ticks only)
      * @param othersMayWait whether another connection, task or HTTP/2 stream of the loop may be ready meanwhile
      */
     public Decision decide(Moment moment, long runNanos, Activity activity, boolean othersMayWait) {
+        return decide(moment, runNanos, budgetNanos, activity, othersMayWait);
+    }
+
+    /**
+     * @param limitNanos how long this run may hold its loop ({@link #limitNanos(int)}; detector ticks only)
+     */
+    public Decision decide(Moment moment, long runNanos, long limitNanos, Activity activity, boolean othersMayWait) {
         switch (moment) {
             case LONG_CLASS_STARTS:
                 return Decision.PREDICTED;
             case SOCKET_WAIT:
                 return Decision.SOCKET_WAIT;
             case DETECTOR_TICK:
-                return onTick(runNanos, activity, othersMayWait);
+                return onTick(runNanos, limitNanos, activity, othersMayWait);
             default:
                 throw new IllegalArgumentException(String.valueOf(moment));
         }
     }
 
-    private Decision onTick(long runNanos, Activity activity, boolean othersMayWait) {
+    private Decision onTick(long runNanos, long limitNanos, Activity activity, boolean othersMayWait) {
         if (activity == Activity.WAITING_IN_JAVA) {
             // Parked in Java, whatever its age: it blocked. (Not so for the kernel at first sight: a thread stopped
             // at a GC safepoint looks asleep there too, and a short system call is cheaper than a hand-off.)
             return Decision.BLOCKED;
         }
-        if (runNanos < budgetNanos) {
+        if (runNanos < limitNanos) {
             return Decision.STAY;
         }
         if (activity == Activity.WAITING_IN_KERNEL) {
@@ -114,6 +140,12 @@ public final class HandOffPolicy {
         if (!othersMayWait || activity == Activity.JUST_SEEN) {
             return Decision.STAY;
         }
-        return activity == Activity.STARVED ? Decision.STARVED : Decision.COMPUTED;
+        if (activity == Activity.STARVED) {
+            // Waiting for a CPU is no sign of a long request, and a move does not give the others the CPU that is
+            // lacking: only a run starved for the whole budget moves (a shared limit moved light runs on a busy
+            // machine, a thread switch each).
+            return runNanos < budgetNanos ? Decision.STAY : Decision.STARVED;
+        }
+        return Decision.COMPUTED;
     }
 }

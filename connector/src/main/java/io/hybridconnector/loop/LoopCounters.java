@@ -28,10 +28,6 @@ public final class LoopCounters {
     final LongAdder timeSlicingOn = new LongAdder();
     /** Ready connections a loop gave to a pool thread because {@link TimeSlicing} was on. */
     final LongAdder timeSlicedRuns = new LongAdder();
-    /** Stall detector looks made a millisecond apart because a request computed off the loops ({@link PreemptionPacer}). */
-    final LongAdder pacedLooks = new LongAdder();
-    /** Rounds in which a loop gave up its CPU because requests waited off the loops ({@link PreemptionPacer}). */
-    final LongAdder loopYields = new LongAdder();
     /** Ready connections served on the operator's executor because their previous request left its loop. */
     final LongAdder executorRuns = new LongAdder();
 
@@ -110,14 +106,6 @@ public final class LoopCounters {
         return timeSlicingOn.sum();
     }
 
-    public long getPacedLooks() {
-        return pacedLooks.sum();
-    }
-
-    public long getLoopYields() {
-        return loopYields.sum();
-    }
-
     public long getTimeSlicedRuns() {
         return timeSlicedRuns.sum();
     }
@@ -147,8 +135,6 @@ public final class LoopCounters {
         deferredTasks.reset();
         reorderedBatches.reset();
         timeSlicingOn.reset();
-        pacedLooks.reset();
-        loopYields.reset();
         timeSlicedRuns.reset();
         executorRuns.reset();
     }

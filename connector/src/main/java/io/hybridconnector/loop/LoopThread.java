@@ -38,10 +38,6 @@ public final class LoopThread extends Thread {
     /** Detector only ({@link TimeSlicing}): the {@link #offLoopSince} it saw last, and this thread's CPU time then. */
     long seenOffLoopSince;
     long cpuAtFirstSight;
-    /** Detector only ({@link PreemptionPacer}): {@link #offLoopSince}, CPU time and time at its previous look. */
-    long pacerSawOffLoopSince;
-    long pacerSawCpuNanos;
-    long pacerSawAtNanos;
 
     /** Through {@link ConnectorThreads#create} only: no inherited thread locals, the connector's class loader. */
     LoopThread(LoopThreadPool pool, String name, Object firstAssignment) {
@@ -88,12 +84,12 @@ public final class LoopThread extends Thread {
         }
     }
 
-    /** Set by the thread itself: it ends once its current work is done ({@link ComputePriority}). */
+    /** Set by the thread itself: it ends once its current work is done. */
     private boolean retiring;
 
     /**
-     * Ends this thread once its current work is done, instead of taking more: it could not get back to normal
-     * priority after a computing request. Own thread only.
+     * Ends this thread once its current work is done, instead of taking more (thread renewal: a thread that served a
+     * stopped web application must not outlive it). Own thread only.
      */
     void retireAfterWork() {
         retiring = true;
@@ -197,8 +193,8 @@ public final class LoopThread extends Thread {
     private volatile boolean inComputingRequest;
 
     /**
-     * The calling thread starts ({@code true}) or ends ({@code false}) a request whose class is known to compute,
-     * after its loop went to another thread ({@link PreemptionPacer}). No-op on other threads.
+     * The calling thread starts ({@code true}) or ends ({@code false}) a request whose class is known to compute, away
+     * from any loop ({@link TimeSlicing} counts it). No-op on other threads.
      */
     public static void computingRequest(boolean computing) {
         LoopThread t = current();
@@ -209,14 +205,15 @@ public final class LoopThread extends Thread {
 
     /**
      * @return whether this thread computes off the loops now: the rest of a request whose loop moved because it
-     *         computed past the budget or waited for a CPU, or a request whose class computes. Stall detector.
+     *         computed past its limit, or a request whose class computes. Not one moved because it waited for a CPU
+     *         ({@code STARVED}): on an overloaded machine that is every long-enough short request. Stall detector.
      */
     boolean computesOffLoop() {
         if (offLoopSince == 0) {
             return false;
         }
         HandOffPolicy.Decision why = lastMove;
-        return inComputingRequest || why == HandOffPolicy.Decision.COMPUTED || why == HandOffPolicy.Decision.STARVED;
+        return inComputingRequest || why == HandOffPolicy.Decision.COMPUTED;
     }
 
     /** @return why this thread's current work left its loop ({@code STAY}: it runs a task, or never led) */

@@ -167,8 +167,8 @@ public final class LoopThreadPool implements ResizableExecutor {
     }
 
     /**
-     * Called by a thread that ends after its work ({@link LoopThread#retireAfterWork}): a leaderless loop or a task
-     * that waited for a thread goes to a new one, as it would have gone to this one.
+     * Called by a thread that ends after its work instead of taking more ({@link LoopThread#retireAfterWork}): a
+     * leaderless loop or a task that waited for a thread goes to a new one, as it would have gone to this one.
      *
      * @return {@code null}: no more work for the caller
      */
@@ -254,7 +254,10 @@ public final class LoopThreadPool implements ResizableExecutor {
     }
 
     /**
-     * Stops all threads: parked ones exit at once; busy ones are interrupted if they do not finish in time.
+     * Stops all threads: parked ones exit at once; busy ones (a request still running, a loop's leader) are
+     * interrupted at once, as stock NIO's {@code shutdownNow} interrupts its workers, and then awaited for at most
+     * {@code awaitMillis} ({@code executorTerminationTimeoutMillis}). Joining first made a stop with a 15 s request in
+     * flight wait the whole 5 s before the interrupt (stock: 0.2 s).
      */
     public void stop(long awaitMillis) {
         stopped = true;
@@ -266,6 +269,11 @@ public final class LoopThreadPool implements ResizableExecutor {
             leaderless.clear();
             tasks.clear();
         }
+        for (LoopThread t : all) {
+            if (t != Thread.currentThread()) {
+                t.interrupt();
+            }
+        }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(awaitMillis);
         for (LoopThread t : all) {
             if (t == Thread.currentThread()) {
@@ -275,9 +283,6 @@ public final class LoopThreadPool implements ResizableExecutor {
                 long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (left > 0) {
                     t.join(left);
-                }
-                if (t.isAlive()) {
-                    t.interrupt();
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -20,15 +20,15 @@ import org.apache.juli.logging.LogFactory;
  * {@link HandOffPolicy} decides. A servlet that sleeps, waits for a lock or a database, or computes a report cannot
  * say so; the detector sees how long its run has held the loop and what its thread is doing.
  * <p>
- * The bound: a run that computes holds its loop for at most the budget ({@code blockedHandOffMillis}) plus the
- * detector's lateness, because the detector looks again exactly when the oldest run it saw reaches the budget, never
- * later than one budget after its previous look. A run that waits in Java moves at the first look; one that waits in
+ * The bound: a run that computes holds its loop for at most its share of the budget ({@code blockedHandOffMillis}
+ * divided among the run and the connections ready behind it, {@link HandOffPolicy#limitNanos}, 1 ms at least) plus
+ * the detector's lateness, because the detector looks again exactly when the oldest run it saw reaches its limit,
+ * never later than one budget after its previous look. A run that waits in Java moves at the first look; one that waits in
  * the kernel once it reached the budget. The tick does not stretch while runs go on: a bound that depends on load
  * would not be a bound. Costs: while requests run back to back, one wake-up of this thread per budget (200 a second
  * at 5 ms, two context switches each on some core); while the loops only select, the detector parks after
  * {@link #QUIET_LOOKS_BEFORE_PARKING} looks and the next run wakes it ({@link #activity}, one volatile read per run
- * otherwise). While more requests compute off the loops than there are CPUs it looks every millisecond: its wake-up
- * lets the kernel give a preempted loop its CPU back before the next timer tick ({@link PreemptionPacer}).
+ * otherwise), or one per millisecond while the loop's backlog is deep enough to shrink the limit to its floor.
  * <p>
  * It also writes the WARN an operator needs when a loop is held anyway (nobody else waited, so the policy let the run
  * go on, or hand-offs are off) or has no thread because all {@code threads} are busy: the request, its thread's
@@ -59,10 +59,6 @@ public final class StallDetector implements Runnable {
     private volatile EventLoop[] loops = new EventLoop[0];
     /** Switched on and off at each look while requests compute off the loops; {@code null}: never. */
     private volatile TimeSlicing timeSlicing;
-    /** Shortens the period between looks while requests compute off the loops; {@code null}: never. */
-    private volatile PreemptionPacer pacer;
-    /** How far below their priority computing requests run, steered at every look; {@code null}: not steered. */
-    private volatile ComputeShare computeShare;
     /** Response bytes gathered by requests that may pause; any thread adds ({@link #watch}), the detector takes. */
     private final ConcurrentLinkedQueue<OutputHold> holds = new ConcurrentLinkedQueue<>();
     /** Detector only: the holds not yet due at this look, listed again after it. */
@@ -97,16 +93,9 @@ public final class StallDetector implements Runnable {
         return policy;
     }
 
-    /**
-     * Starts looking at {@code loops}, switching {@code timeSlicing} ({@code null}: none) as requests compute off
-     * them, looking as often as {@code pacer} says meanwhile ({@code null}: every budget), and steering
-     * {@code computeShare} ({@code null}: none) at every look.
-     */
-    public void start(EventLoop[] loops, TimeSlicing timeSlicing, PreemptionPacer pacer, ComputeShare computeShare,
-            String name) {
+    /** Starts looking at {@code loops}, switching {@code timeSlicing} ({@code null}: none) as requests compute off them. */
+    public void start(EventLoop[] loops, TimeSlicing timeSlicing, String name) {
         this.timeSlicing = timeSlicing;
-        this.pacer = pacer;
-        this.computeShare = computeShare;
         start(loops, name);
     }
 
@@ -128,13 +117,6 @@ public final class StallDetector implements Runnable {
         if (t != null) {
             LockSupport.unpark(t);
         }
-    }
-
-    /** @return whether a loop's leader should give up its CPU once this round ({@link PreemptionPacer#loopsYield}) */
-    boolean loopsYield() {
-        PreemptionPacer paced = pacer;
-        ComputeShare share = computeShare;
-        return paced != null && paced.loopsYield() || share != null && share.loopsYield();
     }
 
     /** A leader started a run. Costs one volatile read unless the detector is parked. */
@@ -174,16 +156,6 @@ public final class StallDetector implements Runnable {
             if (slicing != null && slicing.look(now)) {
                 anyRun = true; // threads work off the loops: keep looking every budget
             }
-            PreemptionPacer paced = pacer;
-            long paceNanos = paced == null ? -1 : paced.nextLookNanos();
-            ComputeShare share = computeShare;
-            if (share != null) {
-                share.look(now, runsBegun(all));
-            }
-            if (paceNanos >= 0) {
-                anyRun = true;
-                sleep = Math.min(sleep, paceNanos);
-            }
             long due = lookAtHolds(now);
             if (due >= 0) {
                 anyRun = true;
@@ -198,14 +170,6 @@ public final class StallDetector implements Runnable {
             }
             LockSupport.parkNanos(this, Math.max(sleep, MIN_SLEEP_NANOS));
         }
-    }
-
-    private static long runsBegun(EventLoop[] loops) {
-        long sum = 0;
-        for (EventLoop loop : loops) {
-            sum += loop.runsBegun();
-        }
-        return sum;
     }
 
     /**
@@ -230,10 +194,6 @@ public final class StallDetector implements Runnable {
     }
 
     private void parkUntilActivity() {
-        PreemptionPacer paced = pacer;
-        if (paced != null) {
-            paced.stopLooking();
-        }
         sleeping = true;
         // Re-check after publishing 'sleeping': a leader that began a run before it saw the flag is seen here (its
         // runSeq write precedes its read of the flag), and so is a hold listed before it saw the flag.
@@ -257,6 +217,7 @@ public final class StallDetector implements Runnable {
             return -1;
         }
         long start = loop.runStartNanos();
+        long limit = policy.limitNanos(loop.waitingAtRunStart());
         LoopThread leader = loop.leader();
         if (leader == null || loop.runSeq() != seq) {
             return 0; // the run changed while we read it: look again soon
@@ -267,8 +228,8 @@ public final class StallDetector implements Runnable {
             firstLookNanos[index] = now;
             firstLookCpuNanos[index] = ThreadTimes.cpuNanosOf(leader);
         }
-        Activity activity = activityOf(leader, index, age, now);
-        Decision decision = policy.decide(Moment.DETECTOR_TICK, age, activity, loop.othersMayWait());
+        Activity activity = activityOf(leader, index, age, limit, now);
+        Decision decision = policy.decide(Moment.DETECTOR_TICK, age, limit, activity, loop.othersMayWait());
         if (decision != Decision.STAY && loop.handOff(seq, decision)) {
             return -1;
         }
@@ -276,24 +237,24 @@ public final class StallDetector implements Runnable {
             warnHeld(loop, index, seq, leader, age);
         }
         if (activity == Activity.JUST_SEEN) {
-            return budgetNanos / 2;
+            return limit / 2;
         }
-        return age < budgetNanos ? budgetNanos - age : budgetNanos;
+        return age < limit ? limit - age : budgetNanos;
     }
 
-    private Activity activityOf(LoopThread leader, int index, long age, long now) {
+    private Activity activityOf(LoopThread leader, int index, long age, long limit, long now) {
         Thread.State state = leader.getState();
         if (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING || state == Thread.State.BLOCKED) {
             return Activity.WAITING_IN_JAVA;
         }
-        if (age < budgetNanos) {
+        if (age < limit) {
             return Activity.RUNNING; // not old enough to move: spare the system calls below
         }
         if (KernelThreadState.sleepingInKernel(leader.tid()) == 1) {
             return Activity.WAITING_IN_KERNEL;
         }
         long watched = now - firstLookNanos[index];
-        if (watched < budgetNanos / 2) {
+        if (watched < limit / 2) {
             return Activity.JUST_SEEN;
         }
         long cpu = ThreadTimes.cpuNanosOf(leader);

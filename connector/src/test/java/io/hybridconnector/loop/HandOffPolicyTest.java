@@ -34,6 +34,21 @@ class HandOffPolicyTest {
     }
 
     @Test
+    void theBudgetIsSharedWithTheConnectionsWaitingBehindARunButNeverUnderAMillisecond() {
+        assertEquals(5 * MS, policy.limitNanos(0));
+        assertEquals(2500_000, policy.limitNanos(1));
+        assertEquals(MS, policy.limitNanos(4));
+        assertEquals(MS, policy.limitNanos(16));
+        // Sixteen connections behind a 2 ms computing run: it moves at its share, not at the whole budget.
+        long limit = policy.limitNanos(16);
+        assertEquals(Decision.COMPUTED, policy.decide(Moment.DETECTOR_TICK, 2 * MS, limit, Activity.RUNNING, true));
+        assertEquals(Decision.STAY, policy.decide(Moment.DETECTOR_TICK, MS / 2, limit, Activity.RUNNING, true));
+        // A run only waiting for a CPU moves at the whole budget, whatever waits behind it.
+        assertEquals(Decision.STAY, policy.decide(Moment.DETECTOR_TICK, 2 * MS, limit, Activity.STARVED, true));
+        assertEquals(Decision.STARVED, policy.decide(Moment.DETECTOR_TICK, 5 * MS, limit, Activity.STARVED, true));
+    }
+
+    @Test
     void aComputingRunMovesAtTheBudgetOnlyWhenOthersMayWait() {
         assertEquals(Decision.STAY, policy.decide(Moment.DETECTOR_TICK, 4 * MS, Activity.RUNNING, true));
         assertEquals(Decision.COMPUTED, policy.decide(Moment.DETECTOR_TICK, 5 * MS, Activity.RUNNING, true));

@@ -18,23 +18,15 @@ final class LoopFixture implements AutoCloseable {
     final LoopCounters counters = new LoopCounters();
     final LoopThreadPool pool = new LoopThreadPool("loop-test", 4, true);
     final StallDetector detector;
-    final PreemptionPacer pacer;
     final EventLoop loop;
     private final List<Connection> connections = new ArrayList<>();
 
     LoopFixture(long budgetMillis, long warnMillis) throws IOException {
-        this(budgetMillis, warnMillis, PreemptionPacer.DEFAULT_PACED_LOOK_NANOS);
-    }
-
-    /** @param pacedLookNanos the detector's period while a request computes off the loop; 0: unpaced */
-    LoopFixture(long budgetMillis, long warnMillis, long pacedLookNanos) throws IOException {
         detector = new StallDetector(new HandOffPolicy(budgetMillis), warnMillis);
         loop = new EventLoop(0, pool, counters, detector);
         EventLoop[] loops = { loop };
         pool.start(loops);
-        // Paced from the first computing thread, as a one-CPU server with two of them would be.
-        pacer = new PreemptionPacer(pool, counters, pacedLookNanos, 0, true);
-        detector.start(loops, null, pacer, null, "loop-test-detector");
+        detector.start(loops, null, "loop-test-detector");
     }
 
     /** Registers a connection that runs {@code work} when made {@link Connection#ready}. */

@@ -86,7 +86,7 @@ class LoopThreadPoolTest {
         }
     }
     /**
-     * A thread that could not get its normal priority back ({@link ComputePriority}) ends after its work, and a task
+     * A thread that retires ends after its work (thread renewal), and a task
      * that waited for a thread meanwhile (the pool at {@code threads}) goes to a new thread instead of waiting for good.
      */
     @Test
