@@ -91,6 +91,16 @@ public class HybridAjpProtocol extends AbstractAjpProtocol<SocketChannel> {
         }
     }
 
+    /**
+     * The endpoint's executor, our own pool shown as Tomcat's {@code ThreadPoolExecutor} so that Tomcat's
+     * {@code ThreadLocalLeakPreventionListener} renews its threads after a context stopped (as stock NIO's); see
+     * {@code HybridSettings.executorForTomcat}. Any thread.
+     */
+    @Override
+    public java.util.concurrent.Executor getExecutor() {
+        return settings.executorForTomcat();
+    }
+
     @Override
     protected Processor createProcessor() {
         return new AjpProcessor(this, settings.adapterFor(getAdapter()));

@@ -285,6 +285,16 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
         return endpoint().getPooledSocketBuffers();
     }
 
+    /**
+     * The endpoint's executor, our own pool shown as Tomcat's {@code ThreadPoolExecutor} so that Tomcat's
+     * {@code ThreadLocalLeakPreventionListener} renews its threads after a context stopped (as stock NIO's); see
+     * {@code HybridSettings.executorForTomcat}. Any thread.
+     */
+    @Override
+    public java.util.concurrent.Executor getExecutor() {
+        return settings.executorForTomcat();
+    }
+
     /** @return the connector's threads: loop leaders, requests that blocked, and parked threads */
     public int getEndpointThreadCount() {
         return endpoint().getCurrentThreadCount();

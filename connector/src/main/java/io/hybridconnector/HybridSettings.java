@@ -2,11 +2,13 @@ package io.hybridconnector;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 
 import javax.management.JMException;
 
 import io.hybridconnector.endpoint.HybridEndpoint;
 import io.hybridconnector.jmx.ConnectorStats;
+import io.hybridconnector.loop.LoopThreadPool;
 import io.hybridconnector.schedule.ThreadModel;
 import io.hybridconnector.write.WriteStrategy;
 
@@ -186,6 +188,17 @@ final class HybridSettings {
         if (stats != null) {
             stats.unregister();
         }
+    }
+
+    /**
+     * What the protocol's {@code getExecutor()} returns: the endpoint's executor, except that our own thread pool is
+     * shown as Tomcat's {@code ThreadPoolExecutor} type ({@link LoopThreadPool#tomcatView()}), the type Tomcat's
+     * {@code ThreadLocalLeakPreventionListener} looks for to renew a connector's threads after a context stopped.
+     * Any thread; not on any request's path (Tomcat's listener and the connector's JMX attributes call it).
+     */
+    Executor executorForTomcat() {
+        Executor e = endpoint.getExecutor();
+        return e instanceof LoopThreadPool ? ((LoopThreadPool) e).tomcatView() : e;
     }
 
     private String offLoopExecutor() {

@@ -16,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.hybridconnector.loop.LoopThreadPool;
+import io.hybridconnector.loop.TomcatExecutorView;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -68,7 +69,7 @@ class DescriptorLeakTest {
     }
 
     static void shrinkPoolFast(TestServer server) {
-        Object executor = server.connector.getProtocolHandler().getExecutor();
+        Object executor = poolOrExecutor(server);
         if (executor instanceof LoopThreadPool) {
             ((LoopThreadPool) executor).setIdleTimeout(50);
         } else {
@@ -76,9 +77,15 @@ class DescriptorLeakTest {
         }
     }
 
+    /** Our loop pool (the protocol shows it as Tomcat's executor type), or stock's executor. */
+    static Object poolOrExecutor(TestServer server) {
+        Object executor = server.connector.getProtocolHandler().getExecutor();
+        return executor instanceof TomcatExecutorView ? ((TomcatExecutorView) executor).pool() : executor;
+    }
+
     /** Waits until the pool stopped shrinking; returns its size. */
     static int awaitPoolShrunk(TestServer server) throws Exception {
-        Object executor = server.connector.getProtocolHandler().getExecutor();
+        Object executor = poolOrExecutor(server);
         int last = -1;
         int stable = 0;
         for (int i = 0; i < 200 && stable < 5; i++) {

@@ -39,12 +39,23 @@ public final class LoopThread extends Thread {
     long seenOffLoopSince;
     long cpuAtFirstSight;
 
+    /**
+     * The pool's thread generation when this thread was made ({@link LoopThreadPool#renewThreads}): a thread of an
+     * older generation may hold what a web application stopped since left in its thread locals, and is replaced.
+     */
+    private final int generation;
+
     /** Through {@link ConnectorThreads#create} only: no inherited thread locals, the connector's class loader. */
-    LoopThread(LoopThreadPool pool, String name, Object firstAssignment) {
+    LoopThread(LoopThreadPool pool, String name, Object firstAssignment, int generation) {
         super(null, null, name, 0, false);
         this.pool = pool;
         this.assignment = new AtomicReference<>(firstAssignment);
+        this.generation = generation;
         setDaemon(pool.isDaemon());
+    }
+
+    int generation() {
+        return generation;
     }
 
     /**

@@ -54,6 +54,19 @@ public final class LoopThreadPool implements ResizableExecutor {
     private final Set<LoopThread> all = ConcurrentHashMap.newKeySet();
     private volatile boolean stopped;
 
+    /** The loops this pool leads, from {@link #start}; their leaders are renewed by {@link #renewThreads}. */
+    private volatile EventLoop[] loops = new EventLoop[0];
+    /**
+     * Bumped by {@link #renewThreads}; a thread made before the last bump ({@link LoopThread#generation}) ends after
+     * its current work. Written under {@link #lock}; read by a leader in its renewal task.
+     */
+    private volatile int generation;
+    /** Handed to a parked thread that must end: the pool renews its threads. */
+    private static final Object RETIRE = new Object();
+
+    /** What {@link #tomcatView()} returns: Tomcat's executor type, so that its leak listener reaches this pool. */
+    private final TomcatExecutorView tomcatView;
+
     /** The operator's executor for tasks, or {@code null}: tasks run on this pool's threads. */
     private final Executor taskExecutor;
     /** Tasks running on {@link #taskExecutor} right now. */
@@ -72,6 +85,20 @@ public final class LoopThreadPool implements ResizableExecutor {
         this.maxThreads = maxThreads;
         this.daemon = daemon;
         this.taskExecutor = taskExecutor;
+        this.tomcatView = new TomcatExecutorView(this);
+    }
+
+    /**
+     * @return this pool as Tomcat's own {@code ThreadPoolExecutor} type: what the protocol's {@code getExecutor()}
+     *         returns, because that type is what Tomcat's {@code ThreadLocalLeakPreventionListener} looks for
+     */
+    public TomcatExecutorView tomcatView() {
+        return tomcatView;
+    }
+
+    /** @return the operator's executor for tasks, or {@code null} */
+    Executor taskExecutor() {
+        return taskExecutor;
     }
 
     boolean isDaemon() {
@@ -84,6 +111,7 @@ public final class LoopThreadPool implements ResizableExecutor {
 
     /** Starts one leader per loop. */
     public void start(EventLoop[] loops) {
+        this.loops = loops.clone();
         synchronized (lock) {
             for (EventLoop loop : loops) {
                 spawn(loop);
@@ -143,6 +171,12 @@ public final class LoopThreadPool implements ResizableExecutor {
             if (stopped) {
                 return null;
             }
+            if (t.generation() != generation) {
+                // Made before a web application stopped: it may hold that application's thread locals. It ends,
+                // and the work waiting for a thread goes to a new one, as it would have gone to this one.
+                spawnForWaitingWork();
+                return null;
+            }
             EventLoop loop = leaderless.pollFirst();
             if (loop != null) {
                 return loop;
@@ -154,16 +188,16 @@ public final class LoopThreadPool implements ResizableExecutor {
             idle.addFirst(t);
         }
         Object work = t.awaitAssignment(idleNanos);
-        if (work != null) {
-            return work;
-        }
-        synchronized (lock) {
-            if (idle.remove(t)) {
-                return null;
+        if (work == null) {
+            synchronized (lock) {
+                if (idle.remove(t)) {
+                    return null;
+                }
             }
+            // Someone took this thread off the idle stack concurrently: its assignment is on the way.
+            work = t.awaitAssignment(Long.MAX_VALUE);
         }
-        // Someone took this thread off the idle stack concurrently: its assignment is on the way.
-        return t.awaitAssignment(Long.MAX_VALUE);
+        return work == RETIRE ? null : work;
     }
 
     /**
@@ -175,16 +209,81 @@ public final class LoopThreadPool implements ResizableExecutor {
     Object retire() {
         synchronized (lock) {
             if (!stopped) {
-                Object waiting = leaderless.pollFirst();
-                if (waiting == null) {
-                    waiting = tasks.pollFirst();
-                }
-                if (waiting != null) {
-                    spawn(waiting); // one over `threads` until the caller's exit, a moment later
-                }
+                spawnForWaitingWork();
             }
         }
         return null;
+    }
+
+    /** Guarded by {@link #lock}: the caller ends; a leaderless loop or a waiting task goes to a new thread. */
+    private void spawnForWaitingWork() {
+        Object waiting = leaderless.pollFirst();
+        if (waiting == null) {
+            waiting = tasks.pollFirst();
+        }
+        if (waiting != null) {
+            spawn(waiting); // one over `threads` until the caller's exit, a moment later
+        }
+    }
+
+    /**
+     * Replaces every thread of this pool, as Tomcat's {@code ThreadPoolExecutor.contextStopping} does for stock NIO's
+     * workers: a web application that stopped may have left thread locals (holding its class loader) on any thread
+     * that ran its requests, and only the thread's end releases them. Called on Tomcat's lifecycle thread, by its
+     * {@code ThreadLocalLeakPreventionListener} after a context stopped ({@link TomcatExecutorView#contextStopping}).
+     * <ul>
+     * <li>parked threads end now;</li>
+     * <li>each loop's leader gets a task: between two runs it hands its loop to a new thread and ends
+     * ({@link #renewLeader}), so no connection waits longer than one run for the new leader, and none is closed;</li>
+     * <li>a thread inside a request (the rest of a request whose loop moved, a task) ends after it
+     * ({@link #nextWork}).</li>
+     * </ul>
+     * So every thread is replaced within the longest request running at the call. Stock spaces the ends of its
+     * threads by {@code threadRenewalDelay} (1 s); here there are a few threads (one per loop plus those parked), so
+     * all go at once. Nothing is added to the fast path: the check runs where a thread looks for more work, which a
+     * leader serving inline never does.
+     */
+    public void renewThreads() {
+        EventLoop[] led;
+        int parked;
+        synchronized (lock) {
+            if (stopped) {
+                return;
+            }
+            generation++;
+            parked = idle.size();
+            for (LoopThread t : idle) {
+                t.assign(RETIRE);
+            }
+            idle.clear();
+            led = loops;
+        }
+        for (EventLoop loop : led) {
+            loop.submit(() -> renewLeader(loop));
+        }
+        if (log.isDebugEnabled()) {
+            log.debug("Renewing the threads of " + namePrefix + " after a web application stopped: " + parked +
+                    " parked ended, " + led.length + " loop leaders replaced between runs, " +
+                    (getPoolSize() - parked - led.length) + " others after their request");
+        }
+    }
+
+    /**
+     * A loop task, on {@code loop}'s leader between two runs: a leader made before the last {@link #renewThreads}
+     * gives its loop to a new thread (or, with {@code threads} all busy, to the first one free) and ends.
+     *
+     * @return {@code false} if the caller gave the loop away (the loop's task contract)
+     */
+    private boolean renewLeader(EventLoop loop) {
+        LoopThread me = LoopThread.current();
+        if (me == null || me.generation() == generation || stopped) {
+            return true; // a new thread already leads it
+        }
+        me.retireAfterWork();
+        // The caller touches the loop no more once this task returns false, so the new leader may start at once.
+        // Parked threads are all of the current generation: renewThreads ended the others, and nextWork parks none.
+        promote(loop);
+        return false;
     }
 
     void runTask(Runnable task) {
@@ -247,7 +346,8 @@ public final class LoopThreadPool implements ResizableExecutor {
      */
     private void spawn(Object work) {
         String name = namePrefix + "-worker-" + (nextThreadId++);
-        LoopThread t = ConnectorThreads.create(() -> new LoopThread(this, name, work));
+        int gen = generation;
+        LoopThread t = ConnectorThreads.create(() -> new LoopThread(this, name, work, gen));
         threadCount++;
         all.add(t);
         t.start();
