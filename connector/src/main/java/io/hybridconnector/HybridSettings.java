@@ -15,6 +15,7 @@ import io.hybridconnector.write.WriteStrategy;
 import org.apache.coyote.Adapter;
 import org.apache.coyote.RequestGroupInfo;
 import org.apache.juli.logging.Log;
+import org.apache.tomcat.util.threads.ResizableExecutor;
 
 /**
  * What our protocols ({@link HybridHttp11Protocol}, {@link HybridAjpProtocol}) share beyond Tomcat's base classes:
@@ -201,9 +202,20 @@ final class HybridSettings {
         return e instanceof LoopThreadPool ? ((LoopThreadPool) e).tomcatView() : e;
     }
 
+    /**
+     * Where work that leaves the loops runs, for the start line: an operator's executor by its name (a shared
+     * {@code <Executor>}'s {@code name}, else its class) with its {@code maxThreads}, and what stays on the connector's
+     * own threads whatever the executor (issue 39, item 3: the line said only {@code threads=200} and the class).
+     */
     private String offLoopExecutor() {
-        if (endpoint.getExternalExecutor() != null) {
-            return endpoint.getExternalExecutor().getClass().getSimpleName();
+        Executor e = endpoint.getExternalExecutor();
+        if (e != null) {
+            String name = e instanceof org.apache.catalina.Executor ? ((org.apache.catalina.Executor) e).getName() :
+                    e.getClass().getSimpleName();
+            String max = e instanceof ResizableExecutor ? " maxThreads=" + ((ResizableExecutor) e).getMaxThreads() : "";
+            return name + " (" + e.getClass().getSimpleName() + max + ": tasks, time-sliced runs and the requests " +
+                    "after one that left its loop; loop leaders and a request that blocks while on its loop: " +
+                    "connector threads, threads=" + endpoint.getMaxThreads() + ")";
         }
         return endpoint.getUseVirtualThreads() ? "virtual-threads" : "connector-threads";
     }

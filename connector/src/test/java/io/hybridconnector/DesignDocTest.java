@@ -53,6 +53,12 @@ class DesignDocTest {
         refer("AbstractJsseEndpoint", "org.apache.tomcat.util.net.AbstractJsseEndpoint",
                 "Tomcat 10.1's TLS endpoint base, which TlsEngineFactory follows (gone in 11)");
         refer("Acceptor", "org.apache.tomcat.util.net.Acceptor", "Tomcat's accept thread, which the endpoint uses");
+        refer("ThreadLocalLeakPreventionListener", "org.apache.catalina.core.ThreadLocalLeakPreventionListener",
+                "Tomcat's listener that renews connector threads after a context stopped (TomcatExecutorView)");
+        refer("ThreadPoolExecutor", "org.apache.tomcat.util.threads.ThreadPoolExecutor",
+                "the executor type that listener renews, which TomcatExecutorView extends");
+        refer("StandardThreadExecutor", "org.apache.catalina.core.StandardThreadExecutor",
+                "a shared <Executor>, the other type that listener renews");
         refer("NioEndpoint", "org.apache.tomcat.util.net.NioEndpoint", "stock NIO: what we are compared with and follow");
         refer("Http11NioProtocol", "org.apache.coyote.http11.Http11NioProtocol",
                 "stock NIO's protocol, whose attributes ours mirror (re-sync checklist)");
