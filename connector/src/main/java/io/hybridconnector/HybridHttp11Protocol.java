@@ -82,10 +82,10 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
     }
 
     /**
-     * {@code auto} (default): while requests compute beside the loops (found by the stall detector), ready connections
-     * are served on pool threads, as stock NIO serves them, so that short requests get the CPU the kernel gives every
-     * request thread; {@code off}: loops always serve inline (for measurements: the fairness bound then does not hold
-     * beside computing requests).
+     * {@code auto} (default): while as many requests as there are CPUs compute beside the loops (found by the stall
+     * detector), ready connections are served on pool threads, as stock NIO serves them, so that short requests get
+     * the CPU the kernel gives every request thread; {@code off}: loops always serve inline (for measurements: the
+     * fairness bound then does not hold beside computing requests).
      */
     public void setTimeSlicing(String mode) {
         settings.timeSlicing(mode);

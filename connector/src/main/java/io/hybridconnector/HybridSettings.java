@@ -89,8 +89,9 @@ final class HybridSettings {
         } else if (m.equalsIgnoreCase("off")) {
             endpoint.setTimeSlicingEnabled(false);
         } else {
-            reject("timeSlicing=\"" + mode + "\": accepted values are auto (default: while requests compute " +
-                    "beside the loops, ready connections are served on pool threads, as stock NIO serves them), off " +
+            reject("timeSlicing=\"" + mode + "\": accepted values are auto (default: while as many requests as " +
+                    "there are CPUs compute beside the loops, ready connections are served on pool threads, as " +
+                    "stock NIO serves them), off " +
                     "(loops always serve inline; for measurements)");
         }
     }

@@ -13,16 +13,16 @@ import io.hybridconnector.loop.LoopCounters;
 import org.junit.jupiter.api.Test;
 
 /**
- * Time slicing ({@code timeSlicing="auto"}, the default), through real sockets on a one-loop server: while a request
- * computes off the loop, the loop serves its other connections on pool threads (they get CPU time per thread, as on
+ * Time slicing ({@code timeSlicing="auto"}, the default), through real sockets on a one-loop server: while as many
+ * requests as there are CPUs compute off the loop, the loop serves its other connections on pool threads (they get CPU time per thread, as on
  * stock NIO); once nothing computes, the fast path is back (no thread switch). Requests that sleep do not switch it
  * on, and {@code timeSlicing="off"} never does.
  */
 class TimeSlicingTest {
 
     private static final String HYBRID = HybridHttp11Protocol.class.getName();
-    /** Computing requests beside the light connection: one is enough, two make it robust to a late look. */
-    private static final int HEAVY = 2;
+    /** Computing requests beside the light connection: as many as the CPUs switch it on, one more for a late look. */
+    private static final int HEAVY = Runtime.getRuntime().availableProcessors() + 1;
 
     @Test
     void computingRequestsMakeTheLoopServeOnPoolThreadsUntilTheyEnd() throws Exception {

@@ -436,6 +436,7 @@ public final class EventLoop {
      * thread switch only now that the request really blocks. No-op when the caller is not the leader inside a run.
      */
     public void handOffIfLeader() {
+        LoopThread.waitsForItsSocket();
         handOffSelf(Moment.SOCKET_WAIT);
     }
 

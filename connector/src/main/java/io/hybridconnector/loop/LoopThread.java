@@ -227,6 +227,18 @@ public final class LoopThread extends Thread {
         return inComputingRequest || why == HandOffPolicy.Decision.COMPUTED;
     }
 
+    /**
+     * The calling thread, working off the loops (a task, a time-sliced run), is about to wait for its own socket: a
+     * download or an upload, whose CPU time is copying paced by its client, so {@link TimeSlicing} does not count it
+     * as computing. A leader is marked by its own move instead. Slow path only (a socket wait).
+     */
+    static void waitsForItsSocket() {
+        LoopThread t = current();
+        if (t != null && t.offLoopSince != 0 && t.lastMove != HandOffPolicy.Decision.SOCKET_WAIT) {
+            t.lastMove = HandOffPolicy.Decision.SOCKET_WAIT;
+        }
+    }
+
     /** @return why this thread's current work left its loop ({@code STAY}: it runs a task, or never led) */
     HandOffPolicy.Decision lastMove() {
         return lastMove;
