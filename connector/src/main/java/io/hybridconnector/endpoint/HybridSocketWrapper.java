@@ -158,7 +158,7 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
     @Override
     public boolean runOnLoop(SocketEvent event, int consumed) {
         if (!lock.tryLock()) {
-            suspendInterest();
+            suspendInterest(consumed);
             markContended();
             return true;
         }

@@ -40,10 +40,33 @@ abstract class LoopRegistration extends AsyncOperations {
         }
     }
 
+    /** Leader only: the connection's run goes on elsewhere (a moved run, another thread holding it). */
     @Override
     public void suspendInterest() {
-        suspendedOps |= interestOps;
-        setInterest(0);
+        suspendInterest(0);
+    }
+
+    /**
+     * Leader only: the connection runs elsewhere for now (a moved run, a worker, a thread holding it), for an event
+     * that consumed {@code consumed}. Write interest stays armed, unless that event is the write: a write operation
+     * is then completed by the loop without the connection's lock ({@code runWriteOperationFromLoop}), a
+     * non-blocking write's rest runs as a write event under the lock whenever it is free (on a worker that waits for
+     * it, or polled, see {@code markContended}). So a run that waits for its own connection's write, as Tomcat's
+     * WebSocket close does for the message being sent, never waits for a loop that no longer watches the socket.
+     */
+    public void suspendInterest(int consumed) {
+        // Bytes behind are flushed under tryLock (WriteBehindFlusher.onWritable): kept armed, they would be
+        // reported again at once while the holder keeps the lock.
+        int kept = flusher.isFlushing() ? 0
+                : interestOps & ((SelectionKey.OP_WRITE & ~consumed) | (waitingOps() & SelectionKey.OP_WRITE));
+        suspendedOps |= interestOps & ~kept;
+        setInterest(kept);
+    }
+
+    /** Any thread, racily (the stall detector): see {@link io.hybridconnector.loop.LoopChannel#writeWaitsForLoop}. */
+    @Override
+    public boolean writeWaitsForLoop() {
+        return isWaiting(writeOperation) || ((interestOps & SelectionKey.OP_WRITE) != 0 && !flusher.isFlushing());
     }
 
     /**

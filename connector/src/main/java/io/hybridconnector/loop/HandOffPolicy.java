@@ -14,7 +14,10 @@ import java.util.concurrent.TimeUnit;
  * moves at once; one that computes moves once it has held the loop for its share of the budget while other
  * connections of the loop may have work, which bounds how long any connection waits for its loop because of
  * another's request. The share is the budget divided among the run and the connections ready behind it
- * ({@link #limitNanos}): sixteen ready connections wait for a 2 ms request no more than for one 5 ms request.</li>
+ * ({@link #limitNanos}): sixteen ready connections wait for a 2 ms request no more than for one 5 ms request. A run
+ * whose own connection's write waits for the loop moves at its limit whatever it does and whoever waits: it may be
+ * waiting for that write (Tomcat's WebSocket close waits so for the message being sent), which only the loop it holds
+ * would complete.</li>
  * </ul>
  * The fast path never asks: a short request starts, runs and ends on its leader with no hand-off, and the detector
  * sees its run only if it lasts. Immutable; any thread.
@@ -27,7 +30,10 @@ public final class HandOffPolicy {
         STAY,
         /** The request's class held loops before: the loop moves before the request runs. */
         PREDICTED,
-        /** The leader is about to wait for its own socket. */
+        /**
+         * The leader is about to wait for its own socket; or, seen by the detector, it held the loop for its share of
+         * the budget while a write of its own connection waited for that loop.
+         */
         SOCKET_WAIT,
         /** The detector saw the leader wait: in a sleep, a lock or a condition, or in a system call. */
         BLOCKED,
@@ -113,19 +119,29 @@ public final class HandOffPolicy {
      * @param limitNanos how long this run may hold its loop ({@link #limitNanos(int)}; detector ticks only)
      */
     public Decision decide(Moment moment, long runNanos, long limitNanos, Activity activity, boolean othersMayWait) {
+        return decide(moment, runNanos, limitNanos, activity, othersMayWait, false);
+    }
+
+    /**
+     * @param ownWriteWaits whether a write of the run's own connection waits for this loop (detector ticks only): the
+     *                      run may be waiting for it, and only the loop it holds would complete it
+     */
+    public Decision decide(Moment moment, long runNanos, long limitNanos, Activity activity, boolean othersMayWait,
+            boolean ownWriteWaits) {
         switch (moment) {
             case LONG_CLASS_STARTS:
                 return Decision.PREDICTED;
             case SOCKET_WAIT:
                 return Decision.SOCKET_WAIT;
             case DETECTOR_TICK:
-                return onTick(runNanos, limitNanos, activity, othersMayWait);
+                return onTick(runNanos, limitNanos, activity, othersMayWait, ownWriteWaits);
             default:
                 throw new IllegalArgumentException(String.valueOf(moment));
         }
     }
 
-    private Decision onTick(long runNanos, long limitNanos, Activity activity, boolean othersMayWait) {
+    private Decision onTick(long runNanos, long limitNanos, Activity activity, boolean othersMayWait,
+            boolean ownWriteWaits) {
         if (activity == Activity.WAITING_IN_JAVA) {
             // Parked in Java, whatever its age: it blocked. (Not so for the kernel at first sight: a thread stopped
             // at a GC safepoint looks asleep there too, and a short system call is cheaper than a hand-off.)
@@ -133,6 +149,11 @@ public final class HandOffPolicy {
         }
         if (runNanos < limitNanos) {
             return Decision.STAY;
+        }
+        if (ownWriteWaits) {
+            // Whatever it does (computes, yields for it as Tomcat's WebSocket close does, or waits for a CPU), the run
+            // holds the loop that must complete its own connection's write, and may be waiting for that write.
+            return Decision.SOCKET_WAIT;
         }
         if (activity == Activity.WAITING_IN_KERNEL) {
             return Decision.BLOCKED;

@@ -23,9 +23,20 @@ public interface LoopChannel {
 
     /**
      * The leader that takes over a loop calls this for the connection whose request blocked the previous leader:
-     * the connection must not be reported ready while that request still runs elsewhere.
+     * the connection must not be reported ready while that request still runs elsewhere, but for a write that waits
+     * for this loop ({@link #writeWaitsForLoop}): that request may be waiting for it (a WebSocket close waits for the
+     * message being sent), and only this loop would see the socket writable.
      */
     void suspendInterest();
+
+    /**
+     * @return whether a write of this connection waits for its loop: an asynchronous write operation, or a
+     *         non-blocking write's rest, waiting for writability. Read by the stall detector during the connection's
+     *         run, without synchronisation: a stale answer only delays a move by one look.
+     */
+    default boolean writeWaitsForLoop() {
+        return false;
+    }
 
     /**
      * Restores the interest suspended while another thread held the connection.

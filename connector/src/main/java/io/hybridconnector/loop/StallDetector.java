@@ -229,7 +229,11 @@ public final class StallDetector implements Runnable {
             firstLookCpuNanos[index] = ThreadTimes.cpuNanosOf(leader);
         }
         Activity activity = activityOf(leader, index, age, limit, now);
-        Decision decision = policy.decide(Moment.DETECTOR_TICK, age, limit, activity, loop.othersMayWait());
+        // Read racily, as the run's other fields: a stale answer delays a move by one look.
+        LoopChannel channel = loop.currentChannel();
+        boolean ownWriteWaits = channel != null && channel.writeWaitsForLoop();
+        Decision decision = policy.decide(Moment.DETECTOR_TICK, age, limit, activity, loop.othersMayWait(),
+                ownWriteWaits);
         if (decision != Decision.STAY && loop.handOff(seq, decision)) {
             return -1;
         }

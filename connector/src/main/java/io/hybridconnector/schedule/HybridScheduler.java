@@ -46,7 +46,7 @@ final class HybridScheduler implements Scheduler {
 
     /** The worker owns the connection until it gives it back (its interest restored by a task on the loop). */
     private boolean handToWorker(ScheduledConnection connection, SocketEvent event, int consumed) {
-        connection.suspendInterest();
+        connection.suspendInterest(consumed);
         workers.execute(() -> connection.runOnWorker(event, consumed));
         return true;
     }

@@ -19,7 +19,7 @@ final class ReactorScheduler implements Scheduler {
 
     @Override
     public boolean onReady(ScheduledConnection connection, SocketEvent event, int consumed) {
-        connection.suspendInterest();
+        connection.suspendInterest(consumed);
         workers.execute(() -> connection.runOnWorker(event, consumed));
         return true;
     }

@@ -42,8 +42,11 @@ public interface ScheduledConnection {
      */
     void runOnWorker(SocketEvent event, int consumed);
 
-    /** Takes the key's interest away until the connection is given back. Leader only. */
-    void suspendInterest();
+    /**
+     * Takes the key's interest away until the connection is given back, but for a write that waits for the loop
+     * and is not the event {@code consumed} (a run may wait for it). Leader only.
+     */
+    void suspendInterest(int consumed);
 
     /**
      * With an operator's executor: the previous request left its loop (it blocked, or its class is known to), so the

@@ -63,6 +63,20 @@ class HandOffPolicyTest {
     }
 
     @Test
+    void aRunWhoseOwnWriteWaitsForTheLoopMovesAtItsLimitWhateverItDoesAndWhoeverWaits() {
+        long limit = policy.limitNanos(0);
+        for (Activity activity : new Activity[] { Activity.RUNNING, Activity.STARVED, Activity.JUST_SEEN,
+                Activity.WAITING_IN_KERNEL }) {
+            assertEquals(Decision.STAY, policy.decide(Moment.DETECTOR_TICK, 4 * MS, limit, activity, false, true),
+                    activity.name());
+            assertEquals(Decision.SOCKET_WAIT, policy.decide(Moment.DETECTOR_TICK, 5 * MS, limit, activity, false,
+                    true), activity.name());
+        }
+        assertEquals(Decision.BLOCKED, policy.decide(Moment.DETECTOR_TICK, 0, limit, Activity.WAITING_IN_JAVA, false,
+                true));
+    }
+
+    @Test
     void aRunSeenOnlyJustNowIsLookedAtAgainBeforeItMoves() {
         assertEquals(Decision.STAY, policy.decide(Moment.DETECTOR_TICK, 50 * MS, Activity.JUST_SEEN, true));
     }
