@@ -249,6 +249,7 @@ public class HybridEndpoint extends ListeningEndpoint {
             outputWatcher = new StallDetector(new HandOffPolicy(blockedHandOffMillis), -1);
             outputWatcher.start(new EventLoop[0], getName() + "-output-watcher");
         }
+        admission.warnIfDescriptorsShort();
         if (acceptOnLoops) {
             // Never started: Tomcat's final closeServerSocketGraceful (Boot's graceful shutdown) stops "the acceptor"
             // and found none (a NullPointerException); stopping one that never ran only sets a flag.
@@ -429,6 +430,24 @@ public class HybridEndpoint extends ListeningEndpoint {
 
     // ------------------------------------------------------------------ accepting
 
+    /**
+     * Tomcat's acceptor thread ({@code acceptMode="acceptor"}): out of file descriptors, the least recently used idle
+     * connection is closed and the client in the backlog accepted again ({@link Admission#awaitDescriptor}); other
+     * failures, or nothing idle, go to Tomcat's acceptor, which logs them and backs off as on stock NIO.
+     */
+    @Override
+    protected SocketChannel serverSocketAccept() throws Exception {
+        while (true) {
+            try {
+                return super.serverSocketAccept();
+            } catch (IOException e) {
+                if (!admission.awaitDescriptor(e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
     @Override
     protected boolean setSocketOptions(SocketChannel socket) {
         EventLoop loop = leastLoadedLoop();
@@ -598,11 +617,23 @@ public class HybridEndpoint extends ListeningEndpoint {
     }
 
     /**
-     * Stock NIO's {@code keepAliveCount} (actuator's {@code tomcat.connections.keepalive.current}): connections between
-     * requests, the same count as {@link #getIdleConnectionCount()}.
+     * Stock NIO's {@code keepAliveCount} (actuator's {@code tomcat.connections.keepalive.current}), with its documented
+     * meaning: connections open and waiting for their next request, the first one included (a client that connected
+     * and has not sent it yet). Those are the connections that hold no buffers: a connection takes them when its
+     * request starts and gives them back when it is idle again, so this reads the flag the connections keep anyway,
+     * at no cost per request. Before, it counted {@link #getIdleConnectionCount()}, which leaves out connections
+     * waiting for their first request (0 while stock NIO counted them). Stock counts its poller's registered sockets,
+     * which also includes requests running, asynchronous ones and upgraded connections; those are not counted here.
+     * Any thread (JMX); walks the connections.
      */
     public int getKeepAliveCount() {
-        return getIdleConnectionCount();
+        int n = 0;
+        for (SocketWrapperBase<SocketChannel> w : connections.values()) {
+            if (w.getSocketBufferHandler() == ConnectionIo.NO_BUFFERS && !w.isClosed()) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** @return requests running away from their loop because they blocked (threads busy beyond the leaders) */

@@ -35,9 +35,10 @@ final class LoopAcceptor implements LoopChannel {
     private SelectionKey key;
     /**
      * Not accepting for now: at {@code maxConnections} with no idle connection to close, or after a failed accept (out
-     * of descriptors: the listening socket stays ready, and accepting again at once would spin). The loop looks again
-     * when a connection closes or goes idle ({@link #resumeIfHolding}), and at its next timeout sweep in any case,
-     * within a second: the back-off Tomcat's acceptor takes after a failure. Leader only.
+     * of descriptors: the listening socket stays ready, and accepting again at once would spin; or another loop closes
+     * an idle connection to free a descriptor). The loop looks again when a connection closes or goes idle
+     * ({@link #resumeIfHolding}), and at its next timeout sweep in any case, within a second: the back-off Tomcat's
+     * acceptor takes after a failure. Leader only.
      */
     private boolean holding;
     /** A client accepted at {@code maxConnections} with nothing idle to close: admitted when a place frees. */
@@ -82,12 +83,7 @@ final class LoopAcceptor implements LoopChannel {
             try {
                 socket = server.accept();
             } catch (IOException e) {
-                if (!failureLogged) {
-                    failureLogged = true;
-                    log.error("Loop " + loop.getId() + " failed to accept a connection; it tries again within a "
-                            + "second", e);
-                }
-                return hold();
+                return acceptFailed(e);
             }
             if (socket == null) {
                 return true; // another loop took it, or the backlog is empty
@@ -100,6 +96,35 @@ final class LoopAcceptor implements LoopChannel {
             endpoint.acceptOnLoop(socket, loop);
         }
         return true;
+    }
+
+    /**
+     * An {@code accept()} failed. Out of file descriptors, the least recently used idle connection makes room as at
+     * {@code maxConnections} ({@link Admission#freeDescriptor}): if it was this loop's, it is closed now and the loop
+     * keeps accepting, since its next select releases the descriptor before it reports the client in the backlog
+     * again; otherwise this loop holds until a close resumes it (the victim's, by its own loop, which then accepts as
+     * well). With nothing idle to close, or another failure, the loop stops accepting until a connection closes or
+     * goes idle, or its next timeout sweep, within a second: the listening socket stays ready, and accepting again at
+     * once would spin (the back-off Tomcat's acceptor takes). Off the hot path. Leader only.
+     */
+    private boolean acceptFailed(IOException e) {
+        boolean outOfDescriptors = Admission.isOutOfDescriptors(e);
+        if (outOfDescriptors) {
+            int freed = endpoint.admission.freeDescriptor(loop);
+            if (freed == Admission.EVICTED_HERE) {
+                return true;
+            }
+            if (freed != Admission.NOTHING_IDLE) {
+                return hold();
+            }
+        }
+        if (!failureLogged) {
+            failureLogged = true;
+            log.error("Loop " + loop.getId() + " failed to accept a connection" + (outOfDescriptors ?
+                    ", out of file descriptors with no idle connection to close; it tries again when a connection " +
+                    "closes or goes idle, within a second" : "; it tries again within a second"), e);
+        }
+        return hold();
     }
 
     /** @return whether the held client got its place (and is registered now) */
