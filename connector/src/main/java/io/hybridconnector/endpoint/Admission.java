@@ -177,6 +177,7 @@ final class Admission {
      * @return whether a failed {@code accept()} failed for lack of file descriptors: {@code EMFILE} (the process's
      *         limit) or {@code ENFILE} (the system's), which the JDK reports as "Too many open files" (and "... in
      *         system"). Such a client is still in the listening socket's backlog: closing a connection lets it in.
+     *         Any thread (a pure check; the accepting thread calls it after a failed accept).
      */
     static boolean isOutOfDescriptors(IOException e) {
         String message = e.getMessage();
@@ -280,6 +281,10 @@ final class Admission {
                 System.currentTimeMillis() - releasingSince <= BACKSTOP_MILLIS;
     }
 
+    /**
+     * The victim was not closed (busy again): the next failed accept may pick another. The thread that tried to close
+     * it, its loop's leader.
+     */
     private void released(HybridSocketWrapper victim) {
         synchronized (loopAdmission) {
             if (releasing == victim) {
@@ -337,7 +342,10 @@ final class Admission {
                 fit + " or less");
     }
 
-    /** @return the soft limit on open files the JVM runs with, or -1 if unknown (not Unix, no jdk.management) */
+    /**
+     * @return the soft limit on open files the JVM runs with, or -1 if unknown (not Unix, no jdk.management). Any
+     *         thread: one {@code getrlimit}, which needs no descriptor (it is read while they have run out).
+     */
     static long descriptorLimit() {
         try {
             OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
@@ -350,6 +358,7 @@ final class Admission {
         return -1;
     }
 
+    /** @return the descriptors open now, or -1 if unknown: lists {@code /proc/self/fd}. Lifecycle thread, at start. */
     private static long openDescriptors() {
         try {
             OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
