@@ -177,7 +177,8 @@ class StopParityTest {
                 assertTrue(closeSends.isEmpty(), which + " run " + run + ": a close frame could not be sent: " +
                         stacks(closeSends));
                 assertEquals(WEBSOCKET_SESSIONS, closes.size(), which + " run " + run + ": clients closed " + closes);
-                assertEquals(List.of(), logs.warnings(), which + " run " + run + ": WARN or worse logged at stop");
+                assertEquals(List.of(), logs.warnings().stream().filter(w -> !isStartDescriptorWarning(w)).toList(),
+                        which + " run " + run + ": WARN or worse logged at stop");
             }
         } finally {
             logs.close();
@@ -382,6 +383,14 @@ class StopParityTest {
     }
 
     /** Collects java.util.logging records of some loggers while a test runs. */
+    /**
+     * The connector's WARN at start when {@code maxConnections} (8192) exceeds what the descriptor limit allows: CI runs
+     * the tests under {@code ulimit -n 1024}, so it is logged at every start there; it is not logged at stop.
+     */
+    private static boolean isStartDescriptorWarning(String message) {
+        return message.contains("maxConnections=") && message.contains("file descriptor limit");
+    }
+
     static final class LogCapture extends Handler implements AutoCloseable {
         private final List<Logger> loggers = new ArrayList<>();
         private final List<LogRecord> records = Collections.synchronizedList(new ArrayList<>());
