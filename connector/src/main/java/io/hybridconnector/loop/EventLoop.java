@@ -498,11 +498,6 @@ public final class EventLoop {
         return runSeq.get();
     }
 
-    /** @return the runs this loop began so far (requests, and tasks run as runs: HTTP/2 streams) */
-    long runsBegun() {
-        return ((runSeq.get() & ~HANDED_OFF) + 1) >>> 1;
-    }
-
     /** @return when the run published by the {@link #runSeq} just read began (valid until the next run) */
     long runStartNanos() {
         return runStartNanos;
