@@ -1,15 +1,8 @@
 package io.hybridconnector;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
@@ -25,23 +18,7 @@ class EffectiveSettingsLogTest {
 
     @Test
     void startLineShowsWhatIsInForceAfterSettersAsSpringBootUsesThem(@TempDir Path base) throws Exception {
-        List<String> lines = Collections.synchronizedList(new ArrayList<>());
-        Logger logger = Logger.getLogger(HybridHttp11Protocol.class.getName());
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord r) {
-                lines.add(r.getMessage());
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        logger.addHandler(capture);
+        StartLine startLine = new StartLine();
         Tomcat tomcat = new Tomcat();
         try {
             tomcat.setBaseDir(base.toString());
@@ -59,16 +36,14 @@ class EffectiveSettingsLogTest {
             tomcat.getService().addConnector(connector);
             tomcat.setConnector(connector);
             tomcat.start();
-            List<String> settings = lines.stream().filter(l -> l.startsWith("HybridHttp11Protocol [")).toList();
-            assertEquals(1, settings.size(), "one settings line: " + lines);
-            String line = settings.get(0);
+            String line = startLine.settings();
             for (String expected : new String[] { " maxKeepAliveRequests=100 ", " maxHttpRequestHeaderSize=16384 ",
                     " maxHttpResponseHeaderSize=12288 ", "threads=77 ", " connectionTimeout=15000ms ",
                     " keepAliveTimeout=20000ms" }) {
                 assertTrue(line.contains(expected), "missing [" + expected + "] in: " + line);
             }
         } finally {
-            logger.removeHandler(capture);
+            startLine.close();
             tomcat.stop();
             tomcat.destroy();
         }

@@ -8,11 +8,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import org.apache.catalina.Context;
 import org.apache.catalina.connector.Connector;
@@ -40,23 +36,7 @@ class SharedExecutorTest {
     @Test
     void aSharedExecutorIsNamedOnTheStartLineWithWhatRunsOnIt() throws Exception {
         for (String protocol : new String[] { NIO, HYBRID }) {
-            List<String> lines = Collections.synchronizedList(new ArrayList<>());
-            Logger logger = Logger.getLogger(HybridHttp11Protocol.class.getName());
-            Handler capture = new Handler() {
-                @Override
-                public void publish(LogRecord r) {
-                    lines.add(r.getMessage());
-                }
-
-                @Override
-                public void flush() {
-                }
-
-                @Override
-                public void close() {
-                }
-            };
-            logger.addHandler(capture);
+            StartLine startLine = new StartLine();
             File base = Files.createTempDirectory("hybrid-shared-executor").toFile();
             Tomcat tomcat = new Tomcat();
             List<Socket> sockets = new ArrayList<>();
@@ -99,16 +79,14 @@ class SharedExecutorTest {
                 if (protocol.equals(NIO)) {
                     assertEquals(BLOCKED, peak, "stock runs every request on the executor");
                 } else {
-                    List<String> start = lines.stream().filter(l -> l.startsWith("HybridHttp11Protocol [")).toList();
-                    assertEquals(1, start.size(), "one start line: " + lines);
-                    String line = start.get(0);
+                    String line = startLine.settings();
                     for (String expected : new String[] { "offLoopExecutor=tomcatThreadPool (", "maxThreads=150",
                             "connector threads, threads=" }) {
                         assertTrue(line.contains(expected), "missing [" + expected + "] in: " + line);
                     }
                 }
             } finally {
-                logger.removeHandler(capture);
+                startLine.close();
                 for (Socket s : sockets) {
                     s.close();
                 }
