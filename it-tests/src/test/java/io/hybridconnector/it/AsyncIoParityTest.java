@@ -29,19 +29,13 @@ import jakarta.servlet.http.WebConnection;
 import jakarta.websocket.ClientEndpointConfig;
 import jakarta.websocket.CloseReason;
 import jakarta.websocket.CloseReason.CloseCodes;
-import jakarta.websocket.DeploymentException;
 import jakarta.websocket.Endpoint;
 import jakarta.websocket.EndpointConfig;
 import jakarta.websocket.PongMessage;
 import jakarta.websocket.Session;
-import jakarta.websocket.server.ServerContainer;
 import jakarta.websocket.server.ServerEndpointConfig;
 
-import org.apache.catalina.core.StandardContext;
-import org.apache.catalina.startup.Tomcat;
-import org.apache.tomcat.util.scan.StandardJarScanner;
 import org.apache.tomcat.websocket.WsWebSocketContainer;
-import org.apache.tomcat.websocket.server.WsSci;
 
 import org.apache.coyote.Adapter;
 import org.apache.coyote.Processor;
@@ -319,7 +313,11 @@ class AsyncIoParityTest {
         String what = which + " useAsyncIO=" + useAsyncIO;
         SERVER_CLOSES.clear();
         try (SamplesServer server = new SamplesServer(which, Map.of("useAsyncIO", Boolean.toString(useAsyncIO)))) {
-            addWebSocketEcho(server);
+            server.addWebSocketContext("/ws", ServerEndpointConfig.Builder.create(ServerEcho.class, "/echo").build(),
+                    sc -> {
+                        sc.setDefaultMaxBinaryMessageBufferSize(1 << 20);
+                        sc.setDefaultMaxTextMessageBufferSize(1 << 20);
+                    });
             WsWebSocketContainer container = new WsWebSocketContainer();
             container.setDefaultMaxBinaryMessageBufferSize(1 << 20);
             container.setDefaultMaxTextMessageBufferSize(1 << 20);
@@ -359,32 +357,6 @@ class AsyncIoParityTest {
                 container.destroy();
             }
         }
-    }
-
-    /** Adds {@code /ws} with the echo endpoint at {@code /ws/echo} to the running server. */
-    private static void addWebSocketEcho(SamplesServer server) {
-        StandardContext ctx = new StandardContext();
-        ctx.setPath("/ws");
-        ctx.setName("/ws");
-        ctx.setDocBase(null);
-        ctx.addLifecycleListener(new Tomcat.FixContextListener());
-        ctx.setJarScanner(new StandardJarScanner());
-        ((StandardJarScanner) ctx.getJarScanner()).setScanClassPath(false);
-        ctx.addServletContainerInitializer(new WsSci(), null);
-        ctx.addServletContainerInitializer((classes, servletContext) -> {
-            ServerContainer sc = (ServerContainer) servletContext.getAttribute(ServerContainer.class.getName());
-            sc.setDefaultMaxBinaryMessageBufferSize(1 << 20);
-            sc.setDefaultMaxTextMessageBufferSize(1 << 20);
-            try {
-                sc.addEndpoint(ServerEndpointConfig.Builder.create(ServerEcho.class, "/echo").build());
-            } catch (DeploymentException e) {
-                throw new jakarta.servlet.ServletException(e);
-            }
-        }, null);
-        server.tomcat.getHost().addChild(ctx);
-        // The upgrade filter runs only for a mapped request: a default servlet maps every path.
-        Tomcat.addServlet(ctx, "default", new org.apache.catalina.servlets.DefaultServlet());
-        ctx.addServletMappingDecoded("/", "default");
     }
 
     /** Echoes text and binary messages; {@code close me} closes the session from the server (1001, "asked"). */

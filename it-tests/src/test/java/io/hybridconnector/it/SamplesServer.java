@@ -12,9 +12,18 @@ import java.util.function.Consumer;
 import io.hybridconnector.TempDirs;
 import io.hybridconnector.TlsKeys;
 
+import jakarta.servlet.ServletException;
+import jakarta.websocket.DeploymentException;
+import jakarta.websocket.server.ServerContainer;
+import jakarta.websocket.server.ServerEndpointConfig;
+
 import org.apache.catalina.Host;
+import org.apache.catalina.core.StandardContext;
 import org.apache.catalina.connector.Connector;
+import org.apache.catalina.servlets.DefaultServlet;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.tomcat.util.scan.StandardJarScanner;
+import org.apache.tomcat.websocket.server.WsSci;
 import org.apache.catalina.valves.AccessLogValve;
 
 /**
@@ -134,4 +143,32 @@ final class SamplesServer implements AutoCloseable {
         }
     }
 
+
+    /**
+     * Adds a WebSocket application at {@code contextPath} to the running server, with {@code endpoint} deployed and
+     * {@code configure} applied to its container first. A default servlet maps every path, because Tomcat's upgrade
+     * filter runs only for a mapped request.
+     */
+    void addWebSocketContext(String contextPath, ServerEndpointConfig endpoint, Consumer<ServerContainer> configure) {
+        StandardContext ctx = new StandardContext();
+        ctx.setPath(contextPath);
+        ctx.setName(contextPath);
+        ctx.setDocBase(null);
+        ctx.addLifecycleListener(new Tomcat.FixContextListener());
+        ctx.setJarScanner(new StandardJarScanner());
+        ((StandardJarScanner) ctx.getJarScanner()).setScanClassPath(false);
+        ctx.addServletContainerInitializer(new WsSci(), null);
+        ctx.addServletContainerInitializer((classes, servletContext) -> {
+            ServerContainer sc = (ServerContainer) servletContext.getAttribute(ServerContainer.class.getName());
+            configure.accept(sc);
+            try {
+                sc.addEndpoint(endpoint);
+            } catch (DeploymentException e) {
+                throw new ServletException(e);
+            }
+        }, null);
+        tomcat.getHost().addChild(ctx);
+        Tomcat.addServlet(ctx, "default", new DefaultServlet());
+        ctx.addServletMappingDecoded("/", "default");
+    }
 }

@@ -11,19 +11,13 @@ import java.util.concurrent.TimeoutException;
 
 import jakarta.websocket.ClientEndpointConfig;
 import jakarta.websocket.CloseReason;
-import jakarta.websocket.DeploymentException;
 import jakarta.websocket.Endpoint;
 import jakarta.websocket.EndpointConfig;
 import jakarta.websocket.Session;
-import jakarta.websocket.server.ServerContainer;
 import jakarta.websocket.server.ServerEndpointConfig;
 
-import org.apache.catalina.core.StandardContext;
-import org.apache.catalina.startup.Tomcat;
-import org.apache.tomcat.util.scan.StandardJarScanner;
 import org.apache.tomcat.websocket.Constants;
 import org.apache.tomcat.websocket.WsWebSocketContainer;
-import org.apache.tomcat.websocket.server.WsSci;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -87,7 +81,8 @@ class WebSocketCloseWhileSendingParityTest {
         CountDownLatch mayRead = clientMayRead;
         String what = which + " " + attributes + " onContainerThread=" + onContainerThread;
         try (SamplesServer server = new SamplesServer(which, attributes)) {
-            addSender(server);
+            server.addWebSocketContext("/ws", ServerEndpointConfig.Builder.create(Sender.class, "/send").build(),
+                    sc -> { });
             WsWebSocketContainer container = new WsWebSocketContainer();
             try {
                 URI uri = URI.create("ws://127.0.0.1:" + server.port + "/ws/send");
@@ -114,30 +109,6 @@ class WebSocketCloseWhileSendingParityTest {
                 container.destroy();
             }
         }
-    }
-
-    /** Adds {@code /ws} with {@link Sender} at {@code /ws/send} to the running server. */
-    private static void addSender(SamplesServer server) {
-        StandardContext ctx = new StandardContext();
-        ctx.setPath("/ws");
-        ctx.setName("/ws");
-        ctx.setDocBase(null);
-        ctx.addLifecycleListener(new Tomcat.FixContextListener());
-        ctx.setJarScanner(new StandardJarScanner());
-        ((StandardJarScanner) ctx.getJarScanner()).setScanClassPath(false);
-        ctx.addServletContainerInitializer(new WsSci(), null);
-        ctx.addServletContainerInitializer((classes, servletContext) -> {
-            ServerContainer sc = (ServerContainer) servletContext.getAttribute(ServerContainer.class.getName());
-            try {
-                sc.addEndpoint(ServerEndpointConfig.Builder.create(Sender.class, "/send").build());
-            } catch (DeploymentException e) {
-                throw new jakarta.servlet.ServletException(e);
-            }
-        }, null);
-        server.tomcat.getHost().addChild(ctx);
-        // The upgrade filter runs only for a mapped request: a default servlet maps every path.
-        Tomcat.addServlet(ctx, "default", new org.apache.catalina.servlets.DefaultServlet());
-        ctx.addServletMappingDecoded("/", "default");
     }
 
     /**
