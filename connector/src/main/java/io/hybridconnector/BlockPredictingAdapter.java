@@ -55,11 +55,13 @@ final class BlockPredictingAdapter implements Adapter {
         if (classifier.anyBlocking()) {
             known = classifier.lookup(req);
             if (known != null && known.predictBlocking()) {
-                loop.handOffBeforeRunning();
+                // Read before the hand-off: from then on the loop's run fields are the next leader's.
                 long budget = loop.handOffBudgetNanos();
+                long limit = Math.min(budget / 2, loop.runLimitNanos());
+                loop.handOffBeforeRunning();
                 LoopThread.computingRequest(known.computedNanos() > 0);
                 try {
-                    servicePredicted(known, budget, req, res);
+                    servicePredicted(known, budget, limit, req, res);
                 } finally {
                     LoopThread.computingRequest(false);
                 }
@@ -99,8 +101,8 @@ final class BlockPredictingAdapter implements Adapter {
             if (c != null) {
                 if (waited) {
                     c.waitedOnLoop();
-                } else {
-                    c.ranOnLoop(moved);
+                } else if (!moved || LoopThread.lastMoveOfCurrent() != Decision.BLOCKED) {
+                    c.ranOnLoop(moved); // moved as BLOCKED: the stall detector learnt it then (blockedOnLoop)
                 }
                 if (moved) {
                     // Computing: at least the budget, measured exactly by its predicted runs (no clock read on the
@@ -114,7 +116,10 @@ final class BlockPredictingAdapter implements Adapter {
 
     /**
      * Runs a request whose class held loops, after its loop went to another thread, and tells the class whether it
-     * still would have. It would if it used half the budget of CPU, or if it took half the budget of wall time and
+     * still would have. It would if it used {@code longCpuNanos} of CPU (half the budget, or less: the limit the
+     * detector would have moved it at, with the connections that were ready behind it; measured: 2 ms requests beside
+     * 50 ready connections were moved at 1 ms inline, then judged short when predicted, and drifted back to the loop
+     * over and over), or if it took half the budget of wall time and
      * spent most of that waiting for something (not for a CPU): on an overloaded machine a 1 ms request can take 10 ms
      * of wall time in the run queue, and learning it as long would add a hand-off to every such request exactly when
      * the CPUs have no time to spare. A shorter run counts as long only if it waited most of its time, which one run
@@ -122,7 +127,8 @@ final class BlockPredictingAdapter implements Adapter {
      * database read) would drift back to the loop after a few short runs, block it again, be learnt again, and so on.
      * The loop already moved, so the clock reads here cost little beside that hand-off.
      */
-    private void servicePredicted(RequestClass known, long budgetNanos, Request req, Response res) throws Exception {
+    private void servicePredicted(RequestClass known, long budgetNanos, long longCpuNanos, Request req, Response res)
+            throws Exception {
         // A class predicted by its path's (a query seen for the first time) is always measured: its own first run
         // decides from then on whether it hands off, so a light query of a heavy path does not go on handing off.
         boolean sampled = !known.hasRun() || LoopThread.sampleThisRun(PREDICTED_SAMPLE_EVERY);
@@ -138,7 +144,7 @@ final class BlockPredictingAdapter implements Adapter {
                 return; // it waited for the collector: learn nothing
             }
             long cpu = ThreadTimes.cpuNanos() - cpu0;
-            if (cpu >= budgetNanos / 2) {
+            if (cpu >= longCpuNanos) {
                 known.ranOffLoop(true);
                 known.computed(cpu);
             } else if (wall >= budgetNanos / 2 || sampled) {

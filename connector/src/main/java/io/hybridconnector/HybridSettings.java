@@ -89,10 +89,10 @@ final class HybridSettings {
         } else if (m.equalsIgnoreCase("off")) {
             endpoint.setTimeSlicingEnabled(false);
         } else {
-            reject("timeSlicing=\"" + mode + "\": accepted values are auto (default: while as many requests as " +
-                    "there are CPUs compute beside the loops, ready connections are served on pool threads, as " +
-                    "stock NIO serves them), off " +
-                    "(loops always serve inline; for measurements)");
+            reject("timeSlicing=\"" + mode + "\": accepted values are off (default: loops serve inline, a request " +
+                    "that holds its loop past its share of blockedHandOffMillis gives the loop away) and auto (while " +
+                    "as many requests as there are CPUs compute beside the loops, ready connections are served on " +
+                    "pool threads, as stock NIO serves them)");
         }
     }
 
@@ -149,8 +149,9 @@ final class HybridSettings {
      */
     void computingRequestPriority(int priority) {
         ignore("computingRequestPriority", Integer.toString(priority), "deprecated: the connector no longer changes " +
-                "any thread's priority; while requests compute beside the loops, every request runs on a thread of " +
-                "its own, as on stock NIO (timeSlicing)");
+                "any thread's priority; a request that computes past its share of blockedHandOffMillis gives its " +
+                "loop away, and timeSlicing=\"auto\" serves every request on a thread of its own while requests " +
+                "compute, as on stock NIO");
     }
 
     /** @return Catalina's adapter wrapped to learn which request classes block; one per connector */
@@ -214,9 +215,10 @@ final class HybridSettings {
             String name = e instanceof org.apache.catalina.Executor ? ((org.apache.catalina.Executor) e).getName() :
                     e.getClass().getSimpleName();
             String max = e instanceof ResizableExecutor ? " maxThreads=" + ((ResizableExecutor) e).getMaxThreads() : "";
-            return name + " (" + e.getClass().getSimpleName() + max + ": tasks, time-sliced runs and the requests " +
-                    "after one that left its loop; loop leaders and a request that blocks while on its loop: " +
-                    "connector threads, threads=" + endpoint.getMaxThreads() + ")";
+            return name + " (" + e.getClass().getSimpleName() + max + ": tasks, time-sliced runs, requests of a " +
+                    "class known to block and the requests after one that left its loop; loop leaders, a request " +
+                    "that blocks before its class is known and requests on TLS connections: connector threads, " +
+                    "threads=" + endpoint.getMaxThreads() + ")";
         }
         return endpoint.getUseVirtualThreads() ? "virtual-threads" : "connector-threads";
     }

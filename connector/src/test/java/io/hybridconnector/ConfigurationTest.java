@@ -87,7 +87,7 @@ class ConfigurationTest {
             "writeStrategy, fast, 'hybrid (default), direct, spin'",
             "threadModel, bio, 'hybrid (default), reactor, single, sync'",
             "acceptMode, poller, 'loops (default'",
-            "timeSlicing, on, 'auto (default'",
+            "timeSlicing, on, 'off (default'",
             "writeBehindLimit, 100, 8192 to 67108864",
             "threads, 0, positive",
             "blockedHandOffMillis, 0, 1 to 1000",

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.Socket;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -23,6 +25,8 @@ import io.hybridconnector.loop.LoopCounters;
 import org.apache.catalina.LifecycleState;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 
 /**
  * An executor given to the connector ({@code executor="..."} in server.xml, Spring Boot's virtual threads,
@@ -66,6 +70,104 @@ class ExecutorTest {
                 executor.shutdownNow();
                 assertTrue(executor.awaitTermination(5, TimeUnit.SECONDS));
             }
+        }
+    }
+
+    /**
+     * Operators' case (issue 39, item 3): a burst of blocking requests on new connections, as a browser page or a
+     * client pool makes them, runs on the operator's executor, its size bounding them and its active count counting
+     * them, on ours as on stock, once the requests' class is known to block. It becomes known while the first two
+     * still sleep: the stall detector learns the class when it moves their loop, not when they end. Before, each new
+     * connection's first request started inline and blocked a connector thread for its whole length.
+     */
+    @Test
+    void aBurstOfBlockingRequestsOnNewConnectionsRunsOnTheOperatorsExecutor() throws Exception {
+        int burst = 12;
+        for (String protocol : new String[] { NIO, HYBRID }) {
+            ThreadPoolExecutor executor = namedPool(burst + 2);
+            ExecutorService clients = Executors.newFixedThreadPool(burst + 2);
+            try (TestServer server = TestServer.withExecutor(protocol, executor)) {
+                // Two requests of a class nothing has seen yet, still sleeping when the burst comes.
+                List<Future<TestServer.Response>> first = new ArrayList<>();
+                for (int i = 0; i < 2; i++) {
+                    first.add(clients.submit(() -> getOnNewConnection(server, "/block?ms=3000&thread")));
+                }
+                Thread.sleep(300);
+                List<Future<TestServer.Response>> later = new ArrayList<>();
+                for (int i = 0; i < burst; i++) {
+                    later.add(clients.submit(() -> getOnNewConnection(server, "/block?ms=1000&thread")));
+                }
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                int mostActive = 0;
+                while (!later.stream().allMatch(Future::isDone) && System.nanoTime() < deadline) {
+                    mostActive = Math.max(mostActive, executor.getActiveCount());
+                    Thread.sleep(20);
+                }
+                for (Future<TestServer.Response> f : later) {
+                    String thread = f.get(10, TimeUnit.SECONDS).text();
+                    assertTrue(thread.contains(PREFIX), protocol + " ran a request of the burst on " + thread);
+                }
+                assertTrue(mostActive >= burst, protocol + ": the executor counted at most " + mostActive + " active");
+                for (Future<TestServer.Response> f : first) {
+                    assertEquals(200, f.get(10, TimeUnit.SECONDS).status());
+                }
+            } finally {
+                clients.shutdownNow();
+                executor.shutdownNow();
+                assertTrue(executor.awaitTermination(5, TimeUnit.SECONDS));
+            }
+        }
+    }
+
+    /**
+     * Operators' case (issue 39, item 7): with {@code useVirtualThreads="true"}, a burst of blocking requests on new
+     * connections parks virtual threads, not the connector's platform threads: more of them than {@code threads} wait
+     * at once, and the burst takes about one request's length, as on stock. Before, every request of the burst
+     * started inline and blocked a platform thread (Boot, JDK 25, 400 connections asking for 2 s: 6.0-6.8 s, stock
+     * 2.5-3.2 s). Runs on Java 21+ (the {@code jdk25} profile runs this class again on a JDK 25 where one is
+     * installed); on 17 neither connector starts with virtual threads ({@link #useVirtualThreadsBehavesAsOnStockNio}).
+     */
+    @Test
+    @EnabledForJreRange(min = JRE.JAVA_21)
+    void aBurstOfBlockingRequestsParksVirtualThreadsNotConnectorThreads() throws Exception {
+        int threads = 20;
+        int burst = 3 * threads;
+        long sleepMillis = 1000;
+        for (String protocol : new String[] { NIO, HYBRID }) {
+            ExecutorService clients = Executors.newFixedThreadPool(burst + 2);
+            try (TestServer server = new TestServer(protocol, "useVirtualThreads", "true", "maxThreads",
+                    Integer.toString(threads))) {
+                List<Future<TestServer.Response>> first = new ArrayList<>();
+                for (int i = 0; i < 2; i++) {
+                    first.add(clients.submit(() -> getOnNewConnection(server, "/block?ms=3000&thread")));
+                }
+                Thread.sleep(300);
+                long start = System.nanoTime();
+                List<Future<TestServer.Response>> later = new ArrayList<>();
+                for (int i = 0; i < burst; i++) {
+                    later.add(clients.submit(() -> getOnNewConnection(server, "/block?ms=" + sleepMillis + "&thread")));
+                }
+                for (Future<TestServer.Response> f : later) {
+                    String thread = f.get(30, TimeUnit.SECONDS).text();
+                    assertTrue(thread.startsWith("VirtualThread"), protocol + " ran a request of the burst on " + thread);
+                }
+                long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                System.out.printf("%s, useVirtualThreads, maxThreads=%d: %d new connections each blocking %d ms served "
+                        + "in %d ms%n", protocol, threads, burst, sleepMillis, millis);
+                // On platform threads the burst would take three request lengths (three waves of 'threads').
+                assertTrue(millis < 2 * sleepMillis, protocol + " took " + millis + " ms");
+                for (Future<TestServer.Response> f : first) {
+                    assertEquals(200, f.get(10, TimeUnit.SECONDS).status());
+                }
+            } finally {
+                clients.shutdownNow();
+            }
+        }
+    }
+
+    private static TestServer.Response getOnNewConnection(TestServer server, String path) throws IOException {
+        try (Socket s = server.connect()) {
+            return TestServer.get(s, path);
         }
     }
 
@@ -139,8 +241,12 @@ class ExecutorTest {
     }
 
     private static ExecutorService namedPool() {
+        return namedPool(8);
+    }
+
+    private static ThreadPoolExecutor namedPool(int threads) {
         AtomicInteger n = new AtomicInteger();
-        return Executors.newFixedThreadPool(8, r -> {
+        return (ThreadPoolExecutor) Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, PREFIX + n.incrementAndGet());
             t.setDaemon(true);
             return t;

@@ -1,5 +1,6 @@
 package io.hybridconnector.classify;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -51,6 +52,66 @@ final class ClassKey {
         return k;
     }
 
+    /**
+     * Reads a class from a request line still in the socket's read buffer, before Tomcat parses it: the method, a
+     * space, the origin-form target's path and query, as {@link #probe(org.apache.coyote.Request)} names them (the
+     * path as received, undecoded). The buffer is read from its position to its limit and left as it was.
+     *
+     * @return the calling thread's probe, or {@code null} if the bytes hold no complete method and origin-form target
+     *         (a request line cut short, an asterisk or absolute-form target, an HTTP/2 preface, anything else)
+     */
+    static ClassKey probe(ByteBuffer line) {
+        int i = line.position();
+        int end = line.limit();
+        while (i < end && (line.get(i) == '\r' || line.get(i) == '\n')) {
+            i++; // blank lines before a request line are allowed (RFC 9112, 2.2)
+        }
+        int methodStart = i;
+        while (i < end && line.get(i) != ' ') {
+            byte b = line.get(i);
+            if (b <= ' ' || b >= 127 || i - methodStart > MAX_METHOD_LENGTH) {
+                return null;
+            }
+            i++;
+        }
+        if (i == methodStart || i + 1 >= end || line.get(i + 1) != '/') {
+            return null;
+        }
+        int methodEnd = i;
+        int pathStart = i + 1;
+        int pathEnd = -1;
+        for (i = pathStart; i < end; i++) {
+            byte b = line.get(i);
+            if (b == ' ' || b == '\r' || b == '\n') {
+                break;
+            }
+            if (b == '?' && pathEnd < 0) {
+                pathEnd = i;
+            }
+        }
+        if (i == end) {
+            return null; // the target may go on in bytes not read yet
+        }
+        int targetEnd = i;
+        if (pathEnd < 0) {
+            pathEnd = targetEnd;
+        }
+        ClassKey k = PROBES.get();
+        k.length = 0;
+        k.hash = 0;
+        k.append(line, methodStart, methodEnd);
+        k.append((byte) ' ');
+        k.append(line, pathStart, pathEnd);
+        k.endPath();
+        if (targetEnd - pathEnd > 1) {
+            k.append(line, pathEnd, targetEnd); // '?' and the query
+        }
+        return k;
+    }
+
+    /** Longer than any method a server knows; a longer first token is not a request line this probe reads. */
+    private static final int MAX_METHOD_LENGTH = 32;
+
     /** @return a probe (not the thread's own) holding {@code path} ({@code "GET /size"}) and {@code query} */
     static ClassKey of(String path, String query) {
         ClassKey k = new ClassKey(new byte[16]);
@@ -99,6 +160,12 @@ final class ClassKey {
             }
         } else if (!mb.isNull()) {
             append(mb.toString()); // a method or path set as a string (a valve rewrote it): rare
+        }
+    }
+
+    private void append(ByteBuffer b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            append(b.get(i));
         }
     }
 

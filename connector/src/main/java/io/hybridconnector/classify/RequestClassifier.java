@@ -1,5 +1,6 @@
 package io.hybridconnector.classify;
 
+import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
@@ -83,6 +84,18 @@ public final class RequestClassifier {
     /** @return a request's class: its method and path, refined by its query if it has one (no allocation once seen) */
     public RequestClass lookup(Request request) {
         return lookup(ClassKey.probe(request));
+    }
+
+    /**
+     * Looks up the class of a request whose line is still in the socket's read buffer, before Tomcat parses it
+     * ({@link ClassKey#probe(ByteBuffer)}). The buffer is left as it was.
+     *
+     * @return the class's entry, or {@code null} when the bytes hold no complete origin-form request line or the path
+     *         is new and the table of paths is full
+     */
+    public RequestClass lookupRequestLine(ByteBuffer line) {
+        ClassKey probe = ClassKey.probe(line);
+        return probe == null ? null : lookup(probe);
     }
 
     /**

@@ -30,7 +30,12 @@ public abstract class EndpointSettings extends AbstractEndpoint<SocketChannel,So
 
     /** The executor the operator gave ({@link #setExecutor}); {@code null}: none. Any thread (volatile). */
     volatile Executor externalExecutor;
-    boolean timeSlicingEnabled = true;
+    /**
+     * {@code timeSlicing="off"} (default): loops serve inline, a run holding its loop at most its share of the budget.
+     * Measured against {@code auto} on the quick fairness map (2026-11-28, quiet machine): 18 of 28 cells within issue
+     * 38's bounds against 9 (bench/fairness-map/results/2026-11-28-quick-inline-default).
+     */
+    boolean timeSlicingEnabled;
     ThreadModel threadModel = ThreadModel.HYBRID;
     WriteStrategy writeStrategy = WriteStrategy.HYBRID;
     /**

@@ -2,16 +2,20 @@ package io.hybridconnector.endpoint;
 
 import java.io.IOException;
 import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
 
+import io.hybridconnector.classify.RequestClassifier;
+import io.hybridconnector.classify.RequestClassifier.RequestClass;
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.LoopChannel;
 import io.hybridconnector.schedule.ScheduledConnection;
 import io.hybridconnector.schedule.Scheduler;
 import io.hybridconnector.write.WriteBehindBuffer;
 
+import org.apache.coyote.Request;
 import org.apache.tomcat.util.ExceptionUtils;
 import org.apache.tomcat.util.net.AbstractEndpoint.Handler.SocketState;
 import org.apache.tomcat.util.net.SocketBufferHandler;
@@ -193,6 +197,57 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
     @Override
     public boolean lastRunLeftLoop() {
         return lastRunLeftLoop;
+    }
+
+    @Override
+    public boolean nextRequestLeavesLoop() {
+        RequestClassifier classifier = endpoint.classifier();
+        if (!classifier.anyBlocking() || tls != null || getCurrentProcessor() != null || !lock.tryLock()) {
+            return false;
+        }
+        try {
+            if (isClosed()) {
+                return false;
+            }
+            if (socketBufferHandler == NO_BUFFERS) {
+                socketBufferHandler = endpoint.takeBuffers();
+            }
+            // Read as Tomcat's first read would: into the read buffer, which its read takes first (populateReadBuffer).
+            socketBufferHandler.configureReadBufferForWrite();
+            ByteBuffer buffer = socketBufferHandler.getReadBuffer();
+            int wanted = buffer.remaining();
+            int n = wanted == 0 ? 0 : channel.read(buffer);
+            socketBufferHandler.configureReadBufferForRead();
+            if (n > 0) {
+                lastRead = System.currentTimeMillis();
+            }
+            if (n != 0) {
+                readHint = n == wanted || n < 0; // drained, unless it filled the buffer; at the end, let Tomcat see it
+            }
+            RequestClass c = classifier.lookupRequestLine(buffer);
+            return c != null && c.predictBlocking();
+        } catch (IOException e) {
+            readHint = true; // Tomcat's read meets the failure again and closes as it would have
+            return false;
+        } finally {
+            unlockAndResume();
+        }
+    }
+
+    @Override
+    public void blockedOnLoop() {
+        Request r = request; // read racily: the run is parked in the application, its request line parsed long ago
+        if (r == null) {
+            return;
+        }
+        try {
+            RequestClass c = endpoint.classifier().lookup(r);
+            if (c != null) {
+                c.ranOnLoop(true);
+            }
+        } catch (RuntimeException e) {
+            // The request ended and was recycled while being read: its class is learnt when the next one blocks.
+        }
     }
 
     @Override

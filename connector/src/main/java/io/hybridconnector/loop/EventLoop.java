@@ -491,6 +491,14 @@ public final class EventLoop {
         return detector == null ? Long.MAX_VALUE : detector.policy().budgetNanos();
     }
 
+    /**
+     * @return how long the run in progress may hold this loop before the detector moves it: the budget shared with the
+     *         connections ready behind it ({@link HandOffPolicy#limitNanos}). Leader only, before it hands the loop off.
+     */
+    public long runLimitNanos() {
+        return detector == null ? Long.MAX_VALUE : detector.policy().limitNanos(waitingAtRunStart);
+    }
+
     // ------------------------------------------------------------------ what the stall detector reads
 
     /** @return the run word: odd inside a run, with {@link #HANDED_OFF} once the run lost the loop */

@@ -39,6 +39,15 @@ public interface LoopChannel {
     }
 
     /**
+     * The stall detector moved the loop away from this connection's run because it waits (a sleep, a lock, a system
+     * call): its request's class is learnt as blocking now, not when the request ends, so that the requests of that
+     * class arriving meanwhile (a burst of them on new connections) give their loop away, or start on the operator's
+     * executor, before they run. Stall detector only; the run is parked in the application.
+     */
+    default void blockedOnLoop() {
+    }
+
+    /**
      * Restores the interest suspended while another thread held the connection.
      *
      * @return {@code true} once done; {@code false} if the other thread still holds it

@@ -235,6 +235,9 @@ public final class StallDetector implements Runnable {
         Decision decision = policy.decide(Moment.DETECTOR_TICK, age, limit, activity, loop.othersMayWait(),
                 ownWriteWaits);
         if (decision != Decision.STAY && loop.handOff(seq, decision)) {
+            if (decision == Decision.BLOCKED && channel != null) {
+                channel.blockedOnLoop();
+            }
             return -1;
         }
         if (age >= warnNanos) {

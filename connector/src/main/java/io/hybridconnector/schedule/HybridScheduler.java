@@ -11,7 +11,8 @@ import org.apache.tomcat.util.net.SocketEvent;
  * writes, inline, with no queue and no wake-up; a request that blocks moves the loop, not itself (the stall detector,
  * DESIGN.md hand-off 2). Two exceptions hand a ready connection to a pool thread, as stock NIO's poller hands every
  * one: while requests compute beside the loops ({@link TimeSlicing}, hand-off 6), and, when the operator gave an
- * executor, for a connection whose last request left its loop (hand-off 7). Runs on the loops' leaders; stateless
+ * executor, for a connection whose last request left its loop or whose waiting request, read from its request line
+ * before Tomcat parses it, is of a class known to block (hand-off 7). Runs on the loops' leaders; stateless
  * beyond its configuration, one per endpoint start.
  */
 final class HybridScheduler implements Scheduler {
@@ -37,7 +38,7 @@ final class HybridScheduler implements Scheduler {
             counters.timeSlicedRun();
             return handToWorker(connection, event, consumed);
         }
-        if (executorForBlocking && connection.lastRunLeftLoop()) {
+        if (executorForBlocking && (connection.lastRunLeftLoop() || connection.nextRequestLeavesLoop())) {
             counters.executorRun();
             return handToWorker(connection, event, consumed);
         }

@@ -54,6 +54,15 @@ public interface ScheduledConnection {
      */
     boolean lastRunLeftLoop();
 
+    /**
+     * With an operator's executor: whether the request waiting on this connection is of a class known to block or
+     * compute past the budget, read from its request line before Tomcat parses it, so that it starts on the executor
+     * rather than on a connector thread it would then hold. The bytes read stay in the connection's read buffer for
+     * Tomcat. {@code false} when the bytes or the connection cannot tell (TLS, an upgraded connection, a request line
+     * not complete yet, another thread holds the connection). Leader only.
+     */
+    boolean nextRequestLeavesLoop();
+
     // ---------------------------------------------------------------- a connection served on its own thread (sync)
 
     /** Takes the connection's lock, waiting for it. */
