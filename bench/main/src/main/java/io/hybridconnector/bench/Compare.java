@@ -23,6 +23,7 @@ import io.hybridconnector.bench.harness.measure.PerfSyscalls;
 import io.hybridconnector.bench.harness.measure.ProcStats;
 import io.hybridconnector.bench.harness.measure.ServerProbe;
 import io.hybridconnector.bench.harness.report.Stats;
+import io.hybridconnector.bench.harness.tomcat.ServiceUser;
 import io.hybridconnector.bench.harness.tomcat.SideBySideTomcat;
 import io.hybridconnector.bench.report.Measurement;
 import io.hybridconnector.bench.report.ResultsTable;
@@ -77,7 +78,8 @@ public final class Compare {
         boolean perf = o.perf && PerfSyscalls.works();
         List<String> jvmOptions = List.of(o.jvmOptions.trim().split("\\s+"));
         SideBySideTomcat.Config config = new SideBySideTomcat.Config(home, jar, war,
-                target.resolve("run/base-" + o.tomcatVersion), o.javaHome, jvmOptions, o.nioAttributes, o.ourAttributes, pinning);
+                target.resolve("run/base-" + o.tomcatVersion), o.javaHome, jvmOptions, o.nioAttributes, o.ourAttributes, pinning)
+                .runningAs(ServiceUser.ensure(o.user));
 
         StringBuilder header = new StringBuilder();
         try (SideBySideTomcat tomcat = new SideBySideTomcat(config)) {
@@ -91,7 +93,8 @@ public final class Compare {
                     .append("| machine | ").append(Machine.cpuModel().orElse(System.getProperty("os.arch"))).append(", ").append(Machine.onlineCpus())
                     .append(" CPUs, kernel ").append(System.getProperty("os.version")).append(" |\n")
                     .append("| Tomcat | ").append(home.getFileName()).append(" (real distribution, CATALINA_BASE ")
-                    .append(target.relativize(tomcat.base())).append("), pid ").append(tomcat.pid()).append(" |\n")
+                    .append(target.relativize(tomcat.base())).append("), pid ").append(tomcat.pid()).append(" as ")
+                    .append(ServiceUser.describe(tomcat.pid())).append(" |\n")
                     .append("| connectors | stock `").append(SideBySideTomcat.STOCK_PROTOCOL).append("` on ")
                     .append(tomcat.stockPort()).append(", ours `").append(SideBySideTomcat.OUR_PROTOCOL).append("` on ")
                     .append(tomcat.ourPort()).append(" (server.xml: ").append(target.relativize(tomcat.base()))

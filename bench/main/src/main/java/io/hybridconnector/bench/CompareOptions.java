@@ -6,6 +6,7 @@ import java.util.List;
 
 import io.hybridconnector.bench.harness.cli.Args;
 import io.hybridconnector.bench.harness.load.Fairness;
+import io.hybridconnector.bench.harness.tomcat.ServiceUser;
 import io.hybridconnector.bench.report.Measurement;
 
 /** The command line of {@link Compare}; parsed once on the main thread. */
@@ -32,6 +33,8 @@ final class CompareOptions {
               --fairness-duration S measured seconds per fairness window (default 5)
               --results DIR         also write results.csv and results.md there (relative: to the working dir)
               --timeout S           a request unanswered this long is an error (default 10)
+              --user NAME           run as root, Tomcat runs as this unprivileged user, made if missing (default
+                                    hcbench), as production runs it; run as another user, Tomcat runs as that user
               --no-pin              do not use taskset
               --no-perf             do not count syscalls even if perf works
               --help
@@ -56,6 +59,7 @@ final class CompareOptions {
     double timeoutSeconds = 10;
     boolean pin = true;
     boolean perf = true;
+    String user = ServiceUser.DEFAULT;
     boolean help;
 
     static CompareOptions parse(String[] args) {
@@ -67,6 +71,7 @@ final class CompareOptions {
             switch (a.next()) {
                 case "--help", "-h", "help" -> o.help = true;
                 case "--no-pin" -> o.pin = false;
+                case "--user" -> o.user = a.value();
                 case "--no-perf" -> o.perf = false;
                 case "--target" -> o.target = Path.of(a.value());
                 case "--stage" -> o.stage = Path.of(a.value());
