@@ -7,6 +7,7 @@ import io.hybridconnector.schedule.ThreadModel;
 import io.hybridconnector.write.WriteStrategy;
 
 import org.apache.tomcat.util.net.AbstractEndpoint;
+import org.apache.tomcat.util.net.SSLHostConfig;
 
 /**
  * The endpoint's configuration: the connector's own attributes (thread model, write strategy, loops, budgets) and the
@@ -193,5 +194,26 @@ public abstract class EndpointSettings extends AbstractEndpoint<SocketChannel,So
      */
     final void useAsTomcatExecutor(Executor executor) {
         super.setExecutor(executor);
+    }
+
+    // ------------------------------------------------------------------ Tomcat 9.0's abstract methods
+    // No @Override: each is abstract in 9.0's AbstractEndpoint and absent (or, getDeferAccept, a deprecated public
+    // method) in 10.1/11.0, so the same source compiles and links on every line.
+
+    /** Tomcat 9.0: abstract ({@code NioEndpoint} answers false); 10.1: public, deprecated, false; 11.0: absent. */
+    public boolean getDeferAccept() {
+        return false;
+    }
+
+    /**
+     * Tomcat 9.0 only: {@code AbstractHttp11Protocol.configureUpgradeProtocol} registers an ALPN protocol (h2) only if
+     * this is true. 10.1/11.0 ask {@code isSSLEnabled()} instead; the JDK 17 the connector requires always has ALPN.
+     */
+    public boolean isAlpnSupported() {
+        return isSSLEnabled();
+    }
+
+    /** Tomcat 9.0 only (abstract; a no-op in its {@code AbstractJsseEndpoint}, used by APR alone). */
+    protected void setDefaultSslHostConfig(SSLHostConfig sslHostConfig) {
     }
 }

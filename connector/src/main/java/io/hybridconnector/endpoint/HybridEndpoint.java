@@ -226,8 +226,7 @@ public class HybridEndpoint extends ListeningEndpoint {
         if (writeBehindAllocator == null) {
             writeBehindAllocator = WriteBehindMemory.newAllocator(n);
         }
-        SocketBufferPool buffers = new SocketBufferPool(SocketBufferPool.capacity(socketProperties.getBufferPool(),
-                socketProperties.getBufferPoolSize(), socketProperties.getActualBufferPool(0)),
+        SocketBufferPool buffers = new SocketBufferPool(SocketBufferPool.capacity(socketProperties),
                 SocketBufferPool.idleMillis());
         bufferPool = buffers;
         EventLoop[] created = new EventLoop[n];

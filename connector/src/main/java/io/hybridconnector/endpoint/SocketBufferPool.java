@@ -1,9 +1,13 @@
 package io.hybridconnector.endpoint;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.tomcat.util.net.SocketBufferHandler;
+import org.apache.tomcat.util.net.SocketProperties;
 
 /**
  * The read and write buffers (8 KB + 64 KB of direct memory) of connections between requests, kept for the next
@@ -139,6 +143,33 @@ final class SocketBufferPool {
         }
         synchronized (this) {
             lowWater = 0;
+        }
+    }
+
+    /** {@code SocketProperties.getActualBufferPool(int)}: 10.1 and 11.0; absent from 9.0 ({@code null}). */
+    private static final MethodHandle ACTUAL_BUFFER_POOL = actualBufferPoolMethod();
+
+    private static MethodHandle actualBufferPoolMethod() {
+        try {
+            return MethodHandles.publicLookup().findVirtual(SocketProperties.class, "getActualBufferPool",
+                    MethodType.methodType(int.class, int.class));
+        } catch (NoSuchMethodException e) {
+            return null;
+        } catch (IllegalAccessException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** 9.0's defaults (bufferPool=500 pairs, bufferPoolSize=100 MB): read as "not set", like 10.1's -2/-2. */
+    static int capacity(SocketProperties p) {
+        if (ACTUAL_BUFFER_POOL == null) {
+            boolean defaults = p.getBufferPool() == 500 && p.getBufferPoolSize() == 100 * 1024 * 1024;
+            return defaults ? DEFAULT_CAPACITY : capacity(p.getBufferPool(), p.getBufferPoolSize(), p.getBufferPool());
+        }
+        try {
+            return capacity(p.getBufferPool(), p.getBufferPoolSize(), (int) ACTUAL_BUFFER_POOL.invokeExact(p, 0));
+        } catch (Throwable t) {
+            throw new IllegalStateException("SocketProperties.getActualBufferPool(int) failed", t);
         }
     }
 }
