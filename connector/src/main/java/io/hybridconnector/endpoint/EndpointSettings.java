@@ -33,8 +33,9 @@ public abstract class EndpointSettings extends AbstractEndpoint<SocketChannel,So
     volatile Executor externalExecutor;
     /**
      * {@code timeSlicing="off"} (default): loops serve inline, a run holding its loop at most its share of the budget.
-     * Measured against {@code auto} on the quick fairness map (2026-11-28, quiet machine): 18 of 28 cells within issue
-     * 38's bounds against 9 (bench/fairness-map/results/2026-11-28-quick-inline-default).
+     * Measured against {@code auto} on the quick fairness map (2026-11-28, quiet machine): 14 and 18 of 28 cells
+     * within issue 38's bounds in two runs, against 9 (bench/fairness-map/results/2026-11-28-quick-inline-default and
+     * -quick-final).
      */
     boolean timeSlicingEnabled;
     ThreadModel threadModel = ThreadModel.HYBRID;
