@@ -15,7 +15,6 @@ import io.hybridconnector.schedule.ScheduledConnection;
 import io.hybridconnector.schedule.Scheduler;
 import io.hybridconnector.write.WriteBehindBuffer;
 
-import org.apache.coyote.Request;
 import org.apache.tomcat.util.ExceptionUtils;
 import org.apache.tomcat.util.net.AbstractEndpoint.Handler.SocketState;
 import org.apache.tomcat.util.net.SocketBufferHandler;
@@ -236,12 +235,9 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
 
     @Override
     public void blockedOnLoop() {
-        Request r = request; // read racily: the run is parked in the application, its request line parsed long ago
-        if (r == null) {
-            return;
-        }
         try {
-            RequestClass c = endpoint.classifier().lookup(r);
+            // The request is read racily: the run is parked in the application, its request line parsed long ago.
+            RequestClass c = requestClass();
             if (c != null) {
                 c.ranOnLoop(true);
             }
