@@ -36,6 +36,7 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
         settings = new HybridSettings("HybridHttp11Protocol", (HybridEndpoint) getEndpoint());
         // Tomcat's HTTP/1.1 default is 100; an idle keep-alive connection costs us nothing, so do not cut it.
         setMaxKeepAliveRequests(-1);
+        endpoint().setReadAhead(true);
     }
 
     private HybridEndpoint endpoint() {
@@ -142,6 +143,29 @@ public class HybridHttp11Protocol extends AbstractHttp11Protocol<SocketChannel> 
 
     public void setWriteBehindLimit(int bytes) {
         settings.writeBehindLimit(bytes);
+    }
+
+    // ------------------------------------------------------------------ slow clients (issue 40)
+
+    /**
+     * @return milliseconds a request's head and small body may take to arrive on its loop, before the extension
+     *         {@link #getMinRequestDataRate} earns; {@code -1}: no limit but {@code connectionTimeout} between bytes
+     */
+    public long getRequestReadTimeout() {
+        return endpoint().getRequestReadTimeout();
+    }
+
+    public void setRequestReadTimeout(long millis) {
+        settings.requestReadTimeout(millis);
+    }
+
+    /** @return bytes per second that earn a request still arriving one more second; {@code -1}: none */
+    public int getMinRequestDataRate() {
+        return endpoint().getMinRequestDataRate();
+    }
+
+    public void setMinRequestDataRate(int bytesPerSecond) {
+        settings.minRequestDataRate(bytesPerSecond);
     }
 
     /** @return the Unix domain socket file to listen on instead of a TCP port, or {@code null} */

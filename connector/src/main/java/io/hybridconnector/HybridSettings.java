@@ -6,6 +6,7 @@ import java.util.concurrent.Executor;
 
 import javax.management.JMException;
 
+import io.hybridconnector.endpoint.EndpointSettings;
 import io.hybridconnector.endpoint.HybridEndpoint;
 import io.hybridconnector.jmx.ConnectorStats;
 import io.hybridconnector.loop.LoopThreadPool;
@@ -133,6 +134,24 @@ final class HybridSettings {
         }
     }
 
+    void requestReadTimeout(long millis) {
+        if (millis != -1 && (millis < 1000 || millis > 3_600_000)) {
+            reject("requestReadTimeout=\"" + millis + "\": accepted values are -1 (no limit) or 1000 to 3600000 " +
+                    "(milliseconds, default " + EndpointSettings.DEFAULT_REQUEST_READ_TIMEOUT + ")");
+        } else {
+            endpoint.setRequestReadTimeout(millis);
+        }
+    }
+
+    void minRequestDataRate(int bytesPerSecond) {
+        if (bytesPerSecond != -1 && bytesPerSecond < 1) {
+            reject("minRequestDataRate=\"" + bytesPerSecond + "\": accepted values are -1 (none) or 1 and more " +
+                    "(bytes per second, default " + EndpointSettings.DEFAULT_MIN_REQUEST_DATA_RATE + ")");
+        } else {
+            endpoint.setMinRequestDataRate(bytesPerSecond);
+        }
+    }
+
     void writeBehindLimit(int bytes) {
         if (bytes < 8192 || bytes > 64 * 1024 * 1024) {
             reject("writeBehindLimit=\"" + bytes + "\": accepted values are 8192 to 67108864 (bytes per " +
@@ -216,8 +235,9 @@ final class HybridSettings {
                     e.getClass().getSimpleName();
             String max = e instanceof ResizableExecutor ? " maxThreads=" + ((ResizableExecutor) e).getMaxThreads() : "";
             return name + " (" + e.getClass().getSimpleName() + max + ": tasks, time-sliced runs, requests of a " +
-                    "class known to block and the requests after one that left its loop; loop leaders, a request " +
-                    "that blocks before its class is known and requests on TLS connections: connector threads, " +
+                    "class known to block, the requests after one that left its loop and, once a class blocked, a new TLS " +
+                    "connection's first request; loop leaders and a request that blocks before its class is known: " +
+                    "connector threads, " +
                     "threads=" + endpoint.getMaxThreads() + ")";
         }
         return endpoint.getUseVirtualThreads() ? "virtual-threads" : "connector-threads";
@@ -233,6 +253,8 @@ final class HybridSettings {
                 " timeSlicing=" + (endpoint.isTimeSlicingEnabled() ? "auto" : "off") +
                 " loopWarnMillis=" + endpoint.getLoopWarnMillis() +
                 " offLoopExecutor=" + offLoopExecutor() + " useAsyncIO=" + endpoint.getUseAsyncIO() +
+                (endpoint.isReadAhead() ? " requestReadTimeout=" + endpoint.getRequestReadTimeout() +
+                        "ms minRequestDataRate=" + endpoint.getMinRequestDataRate() : "") +
                 " maxConnections=" + endpoint.getMaxConnections() + " connectionTimeout=" +
                 endpoint.getConnectionTimeout() + "ms keepAliveTimeout=" +
                 (endpoint.getKeepAliveTimeout() < 0 ? "infinite" : endpoint.getKeepAliveTimeout() + "ms");

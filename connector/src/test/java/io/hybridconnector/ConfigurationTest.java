@@ -89,6 +89,8 @@ class ConfigurationTest {
             "acceptMode, poller, 'loops (default'",
             "timeSlicing, on, 'off (default'",
             "writeBehindLimit, 100, 8192 to 67108864",
+            "requestReadTimeout, 10, -1 (no limit) or 1000 to 3600000",
+            "minRequestDataRate, 0, -1 (none) or 1 and more",
             "threads, 0, positive",
             "blockedHandOffMillis, 0, 1 to 1000",
             "loops, 0, 1 or more" })

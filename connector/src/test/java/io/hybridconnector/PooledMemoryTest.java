@@ -106,7 +106,9 @@ class PooledMemoryTest {
             }
             long peak = directMemoryUsed();
             long pairs = 100 * (8 + 64) * 1024L;
-            assertTrue(peak - start >= pairs, "the burst took only " + (peak - start) / 1024
+            // The warm-up request's pair may serve one of the burst: 99 new pairs at least (the loop reads each new
+            // request into its direct read buffer, so no temporary JDK buffer adds to them any more).
+            assertTrue(peak - start >= pairs * 99 / 100, "the burst took only " + (peak - start) / 1024
                     + " KB of direct memory: the test tests nothing");
             // What may stay: the JDK's per-thread cache of temporary direct buffers (about 16 KB for each thread that
             // read a request into Tomcat's heap buffer), freed as the thread exits after 60 s idle, as on stock NIO.

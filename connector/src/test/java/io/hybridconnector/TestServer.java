@@ -77,6 +77,7 @@ final class TestServer implements AutoCloseable {
             add(ctx, "block", new BlockServlet(), "/block");
             add(ctx, "thread", new ThreadServlet(), "/thread");
             add(ctx, "echo", new EchoServlet(), "/echo");
+            add(ctx, "form", new FormServlet(), "/form");
             add(ctx, "upstream", new UpstreamServlet(), "/upstream");
             add(ctx, "compute", new ComputeServlet(), "/compute");
             add(ctx, "trickle", new TrickleServlet(), "/trickle");
@@ -321,10 +322,30 @@ final class TestServer implements AutoCloseable {
         }
     }
 
+    /** Echoes the request body; counts the requests inside it, reading or writing (every server of the JVM). */
     static final class EchoServlet extends HttpServlet {
+        static final java.util.concurrent.atomic.AtomicInteger IN_SERVICE =
+                new java.util.concurrent.atomic.AtomicInteger();
+
         @Override
         protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-            byte[] body = req.getInputStream().readAllBytes();
+            IN_SERVICE.incrementAndGet();
+            try {
+                byte[] body = req.getInputStream().readAllBytes();
+                resp.setContentLength(body.length);
+                resp.getOutputStream().write(body);
+            } finally {
+                IN_SERVICE.decrementAndGet();
+            }
+        }
+    }
+
+    /** Answers the form parameters {@code a} and {@code b} of a POST as {@code a=...&b=...}. */
+    static final class FormServlet extends HttpServlet {
+        @Override
+        protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            byte[] body = ("a=" + req.getParameter("a") + "&b=" + req.getParameter("b"))
+                    .getBytes(StandardCharsets.UTF_8);
             resp.setContentLength(body.length);
             resp.getOutputStream().write(body);
         }

@@ -23,7 +23,7 @@ class ServerXmlTest {
             "maxHttpHeaderSize", "maxPostSize", "maxSwallowSize", "compression", "compressibleMimeType",
             "maxTrailerSize", "relaxedPathChars", "relaxedQueryChars", "server", "URIEncoding", "enableLookups",
             "redirectPort", "socket.tcpNoDelay", "loops", "blockedHandOffMillis", "timeSlicing",
-            "writeStrategy", "writeBehindLimit", "acceptMode",
+            "writeStrategy", "writeBehindLimit", "acceptMode", "requestReadTimeout", "minRequestDataRate",
             "threadModel", "useSendfile", "SSLEnabled", "defaultSSLHostConfigName", "sniParseLimit",
             "sslImplementationName");
 

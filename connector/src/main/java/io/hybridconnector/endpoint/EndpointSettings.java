@@ -27,6 +27,17 @@ public abstract class EndpointSettings extends AbstractEndpoint<SocketChannel,So
     public static final long DEFAULT_LOOP_WARN_MILLIS = 1000;
     /** Per connection: a 100 KB response's rest after a 16 KB send buffer fits with room to spare. */
     public static final int DEFAULT_WRITE_BEHIND_LIMIT = 256 * 1024;
+    /**
+     * How long a request may take to arrive, before extensions for the bytes it sends ({@link RequestReadAhead}):
+     * Apache httpd's {@code mod_reqtimeout} default, {@code header=20 body=20}. No client on a working link needs more
+     * for a head and a body of a few kilobytes.
+     */
+    public static final long DEFAULT_REQUEST_READ_TIMEOUT = 20_000;
+    /**
+     * A second more for each this many bytes received: httpd's {@code MinRate=500}. A 2G link (about 5 KB/s) sends ten
+     * times that.
+     */
+    public static final int DEFAULT_MIN_REQUEST_DATA_RATE = 500;
     // Set from server.xml (lifecycle thread) before start; read at start, and by connections as they are made.
 
     /** The executor the operator gave ({@link #setExecutor}); {@code null}: none. Any thread (volatile). */
@@ -51,6 +62,10 @@ public abstract class EndpointSettings extends AbstractEndpoint<SocketChannel,So
     String unixDomainSocketParentPermissions;
     String unixDomainSocketParentOwner;
     int writeBehindLimit = DEFAULT_WRITE_BEHIND_LIMIT;
+    /** The protocol is HTTP/1.1: the loops hold new requests until they can run ({@link RequestReadAhead}). */
+    boolean readAhead;
+    long requestReadTimeout = DEFAULT_REQUEST_READ_TIMEOUT;
+    int minRequestDataRate = DEFAULT_MIN_REQUEST_DATA_RATE;
     String sslImplementationName;
     int sniParseLimit = 64 * 1024;
     int loopCount = Runtime.getRuntime().availableProcessors();
@@ -109,6 +124,33 @@ public abstract class EndpointSettings extends AbstractEndpoint<SocketChannel,So
 
     public void setWriteStrategy(WriteStrategy writeStrategy) {
         this.writeStrategy = writeStrategy;
+    }
+
+    public boolean isReadAhead() {
+        return readAhead;
+    }
+
+    /** Called by the HTTP/1.1 protocol: its requests' heads and small bodies are read on the loops first. */
+    public void setReadAhead(boolean readAhead) {
+        this.readAhead = readAhead;
+    }
+
+    /** @return milliseconds a request may take to arrive before its extensions; -1: no limit but the read timeout */
+    public long getRequestReadTimeout() {
+        return requestReadTimeout;
+    }
+
+    public void setRequestReadTimeout(long millis) {
+        this.requestReadTimeout = millis;
+    }
+
+    /** @return bytes per second that earn a request one more second to arrive; -1: none */
+    public int getMinRequestDataRate() {
+        return minRequestDataRate;
+    }
+
+    public void setMinRequestDataRate(int bytesPerSecond) {
+        this.minRequestDataRate = bytesPerSecond;
     }
 
     public int getWriteBehindLimit() {

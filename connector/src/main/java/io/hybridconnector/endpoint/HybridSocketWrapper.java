@@ -5,12 +5,14 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 
 import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.classify.RequestClassifier.RequestClass;
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.LoopChannel;
+import io.hybridconnector.loop.LoopThread;
 import io.hybridconnector.schedule.ScheduledConnection;
 import io.hybridconnector.schedule.Scheduler;
 import io.hybridconnector.write.WriteBehindBuffer;
@@ -38,19 +40,34 @@ import org.apache.tomcat.util.net.SocketEvent;
  */
 public final class HybridSocketWrapper extends LoopRegistration implements ScheduledConnection {
 
+    /** What a request held past its deadline gets before the close ({@link #closeTooSlow}). */
+    private static final ByteBuffer REQUEST_TIMEOUT = ByteBuffer.wrap(("HTTP/1.1 408 Request Timeout\r\n" +
+            "Content-Length: 0\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1)).asReadOnlyBuffer();
+
     /** Decides which thread runs each event (the thread model); one per endpoint start. */
     private final Scheduler scheduler;
     /**
-     * The operator gave an executor ({@code executor}, {@code useVirtualThreads}) and the scheduler starts requests
-     * that blocked there: runs measure whether they left their loop ({@link #lastRunLeftLoop}).
-     */
-    private final boolean tracksLeftLoop;
-    /**
-     * With {@link #tracksLeftLoop}, lock: the previous request left its loop (it blocked, or its class is known to), so
-     * the next one starts on the executor. Written at the end of a run under the lock, read by the leader when the
-     * connection is ready again (after that run gave the connection back); a stale read costs one misplaced run.
+     * Lock: the previous request left its loop (it blocked or computed, or its class is known to), so the next one will
+     * most likely leave too: with an executor, it starts there. Written at the end of a run under the lock, read by the leader when the connection is ready again (after that
+     * run gave the connection back); a stale read costs one misplaced run.
      */
     private boolean lastRunLeftLoop;
+    /** Lock: the previous request waited off its loop, or ran on the executor ({@link #lastRunWaitedOffLoop}). */
+    private boolean lastRunWaitedOffLoop;
+
+    /** The protocol is HTTP/1.1: new requests are held on the loop until they can run ({@link RequestReadAhead}). */
+    private final boolean readAhead;
+    /** Lock: when the loop began holding the request that has not fully arrived yet; 0 when none is held. */
+    private long heldSinceMillis;
+    /** Lock: bytes of the held request received so far. */
+    private int heldBytes;
+    /**
+     * Leader: a readiness of a TLS connection that had not read application data before it (its handshake, or its
+     * first request, which the read-ahead may read): {@link #nextRequestLeavesLoop} starts it on the executor.
+     */
+    private boolean tlsFirstRequest;
+    /** Lock: the leader read the socket for the readiness being handled ({@link #readyToRead}). */
+    private boolean readForThisEvent;
 
     /** Leader only: events dispatched to the loop while another thread held the connection. */
     private final ArrayDeque<SocketEvent> pendingEvents = new ArrayDeque<>(2);
@@ -65,7 +82,7 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
     HybridSocketWrapper(SocketChannel channel, HybridEndpoint endpoint, EventLoop loop) {
         super(channel, endpoint, loop);
         this.scheduler = endpoint.scheduler();
-        this.tracksLeftLoop = scheduler.startsBlockersOnExecutor();
+        this.readAhead = endpoint.isReadAhead();
     }
 
     @Override
@@ -107,13 +124,88 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
         if (isWaiting(readOperation)) {
             return runReadOperationFromLoop();
         }
+        if (tls != null && !tls.applicationDataRead()) {
+            tlsFirstRequest = true; // before the read-ahead below reads it
+        }
+        if (readAhead && !requestArrived()) {
+            return true; // held: the loop waits for the rest like for any connection, with no thread
+        }
         return scheduler.onReady(this, SocketEvent.OPEN_READ, SelectionKey.OP_READ);
+    }
+
+    /**
+     * Reads what arrived of a new request into the read buffer, where Tomcat's first read takes it, and tells whether
+     * it can run ({@link RequestReadAhead}); a request that cannot is held, and its start remembered for the minimum
+     * data rate. Not a request already in Tomcat's hands (a processor holds it: a body being read, an upgraded
+     * connection), nor a TLS handshake. Leader only.
+     */
+    private boolean requestArrived() {
+        if (getCurrentProcessor() != null || (tls != null && !tls.isHandshakeDone()) || !lock.tryLock()) {
+            return true;
+        }
+        try {
+            if (isClosed()) {
+                return true;
+            }
+            if (socketBufferHandler == NO_BUFFERS) {
+                socketBufferHandler = endpoint.takeBuffers();
+            }
+            socketBufferHandler.configureReadBufferForWrite();
+            ByteBuffer buffer = socketBufferHandler.getReadBuffer();
+            int wanted = buffer.remaining();
+            int n = wanted == 0 ? 0 : tls == null ? channel.read(buffer) : tls.read(buffer);
+            socketBufferHandler.configureReadBufferForRead();
+            readForThisEvent = true;
+            if (n > 0) {
+                lastRead = System.currentTimeMillis();
+            }
+            if (n != 0) {
+                readHint = n == wanted || n < 0 || (tls != null && !tls.socketDrained());
+            }
+            if (n < 0 || RequestReadAhead.runnable(buffer)) {
+                heldSinceMillis = 0;
+                return true;
+            }
+            if (heldSinceMillis == 0) {
+                heldSinceMillis = lastRead;
+                idle = false; // a request on its way is not evicted as an idle connection would be
+                endpoint.counters().requestHeld();
+            }
+            heldBytes = buffer.remaining();
+            return false;
+        } catch (IOException e) {
+            readHint = true; // Tomcat's read meets the failure again and closes as it would have
+            return true;
+        } finally {
+            unlockAndResume();
+        }
+    }
+
+    /** A held request missed its deadline: 408, as httpd's {@code mod_reqtimeout} answers, and close. Leader only. */
+    private boolean closeTooSlow() {
+        heldSinceMillis = 0;
+        endpoint.counters().slowRequestClosed();
+        if (lock.tryLock()) {
+            try {
+                out.write(REQUEST_TIMEOUT.duplicate()); // best effort: the client is slow, nothing waits for it
+            } catch (IOException e) {
+                // closed below anyway
+            } finally {
+                unlockAndResume();
+            }
+        }
+        close();
+        return true;
     }
 
     @Override
     public boolean checkTimeout(long now) {
         if (isClosed()) {
             return true;
+        }
+        if (heldSinceMillis != 0 && now > RequestReadAhead.deadlineMillis(heldSinceMillis, heldBytes,
+                endpoint.getRequestReadTimeout(), endpoint.getMinRequestDataRate())) {
+            return closeTooSlow();
         }
         int op;
         if (flusher.isPastDeadline(now, lastWrite, getWriteTimeout())) {
@@ -166,7 +258,7 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
             return true;
         }
         if ((consumed & SelectionKey.OP_READ) != 0) {
-            readHint = true;
+            readyToRead();
         }
         return runLockedOnLoop(event, consumed);
     }
@@ -179,18 +271,29 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
                 return;
             }
             if ((consumed & SelectionKey.OP_READ) != 0) {
-                readHint = true;
+                readyToRead();
             }
-            long start = tracksLeftLoop ? System.nanoTime() : 0;
+            long start = System.nanoTime();
             SocketState state = runHandler(event);
-            if (tracksLeftLoop) {
-                // Still long (it waited or computed for half the budget): the next request starts here too.
-                lastRunLeftLoop = System.nanoTime() - start >= loop.handOffBudgetNanos() / 2;
-            }
+            // Still long (it waited or computed for half the budget): the next request starts here too.
+            lastRunLeftLoop = System.nanoTime() - start >= loop.handOffBudgetNanos() / 2;
+            lastRunWaitedOffLoop = lastRunLeftLoop; // its next start is a dispatch: the loop does not move
             afterRun(state, consumed, false);
         } finally {
             unlockAndResume();
         }
+    }
+
+    /**
+     * The selector reported the socket readable: Tomcat's next read goes to the socket, unless the leader read it
+     * already for this readiness (the read-ahead, the executor's look at the request line), whose hint stands: reading
+     * again after the request would be the speculative read that returns nothing.
+     */
+    private void readyToRead() {
+        if (!readForThisEvent) {
+            readHint = true;
+        }
+        readForThisEvent = false;
     }
 
     @Override
@@ -199,9 +302,24 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
     }
 
     @Override
+    public boolean lastRunWaitedOffLoop() {
+        return lastRunWaitedOffLoop;
+    }
+
+    @Override
     public boolean nextRequestLeavesLoop() {
         RequestClassifier classifier = endpoint.classifier();
-        if (!classifier.anyBlocking() || tls != null || getCurrentProcessor() != null || !lock.tryLock()) {
+        if (!classifier.anyBlocking() || getCurrentProcessor() != null) {
+            return false;
+        }
+        if (tls != null) {
+            // Encrypted until the engine unwraps it: the first request of a new TLS connection starts on the executor,
+            // with the end of the handshake (a hand-off costs a few percent of a handshake's CPU); then as any other.
+            boolean first = tlsFirstRequest;
+            tlsFirstRequest = false;
+            return first;
+        }
+        if (!lock.tryLock()) {
             return false;
         }
         try {
@@ -217,6 +335,7 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
             int wanted = buffer.remaining();
             int n = wanted == 0 ? 0 : channel.read(buffer);
             socketBufferHandler.configureReadBufferForRead();
+            readForThisEvent = true;
             if (n > 0) {
                 lastRead = System.currentTimeMillis();
             }
@@ -279,9 +398,8 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
             long seq = loop.beginRun(this);
             SocketState state = runHandler(event);
             leading = loop.endRun(seq);
-            if (tracksLeftLoop) {
-                lastRunLeftLoop = !leading;
-            }
+            lastRunLeftLoop = !leading;
+            lastRunWaitedOffLoop = !leading && LoopThread.lastRunWaited();
             afterRun(state, consumed, leading);
         } finally {
             unlockAndResume();

@@ -187,6 +187,16 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     }
 
     @Override
+    public long getRequestsHeld() {
+        return loops().getRequestsHeld();
+    }
+
+    @Override
+    public long getSlowRequestsClosed() {
+        return loops().getSlowRequestsClosed();
+    }
+
+    @Override
     public int getThreadsNow() {
         return endpoint.getCurrentThreadCount();
     }

@@ -53,6 +53,13 @@ public interface ConnectorStatsMBean {
 
     /** Backed-up batches of ready connections a loop served least recently served first, close to arrival order. */
     long getReorderedBatches();
+
+    /** Requests a loop held, without a thread, until their head and small body were in (slow clients, issue 40). */
+    long getRequestsHeld();
+
+    /** Held requests answered 408 and closed because they arrived slower than {@code minRequestDataRate}. */
+    long getSlowRequestsClosed();
+
     int getThreadsNow();
     int getBlockedRequestsNow();
 

@@ -71,7 +71,9 @@ public final class EventLoop {
 
     /** Keys reported ready and not yet handled. Leader only; a new leader continues where the old one stopped. */
     private final ArrayDeque<SelectionKey> ready = new ArrayDeque<>();
-    private final Consumer<SelectionKey> readyCollector = ready::addLast;
+    private final Consumer<SelectionKey> readyCollector = this::collectReady;
+    /** How many of the keys the current select reported waited off the loop in their last run ({@link ReadyOrder}). */
+    private int waitersCollected;
     /** Work from other threads: registrations, re-arms after a blocked request, async dispatches. */
     private final ConcurrentLinkedQueue<LoopTask> tasks = new ConcurrentLinkedQueue<>();
     /** Connections found locked by another thread when ready; re-armed once free. Leader only. */
@@ -201,7 +203,7 @@ public final class EventLoop {
         takeOver(me);
         try {
             while (running) {
-                if (!runTasks() || !drainReady() || !runDeferred()) {
+                if (!drainReady() || !runDeferred()) {
                     return;
                 }
                 long now = System.currentTimeMillis();
@@ -213,6 +215,11 @@ public final class EventLoop {
                     housekeeping.run();
                 }
                 retryContended();
+                // Last before the select: a connection that a request off the loop gave back during the batch
+                // (its interest restored by a task) is in the very next select, not the one after.
+                if (!runTasks()) {
+                    return;
+                }
                 select(now);
             }
             closeAll();
@@ -238,10 +245,19 @@ public final class EventLoop {
         if (readyOrder.sortIfBackedUp(ready, start - lastSelectEndNanos)) {
             counters.reorderedBatches.increment();
         }
+        readyOrder.waitersFirst(ready, waitersCollected);
+        waitersCollected = 0;
         // A select that waited found connections that became ready while it waited; one that returned at once may
         // report connections that were ready since the previous select ended (a long run held the loop meanwhile).
         readySinceNanos = end - start > WAITED_IN_SELECT_NANOS ? start : lastSelectEndNanos;
         lastSelectEndNanos = end;
+    }
+
+    private void collectReady(SelectionKey key) {
+        ready.addLast(key);
+        if (((LoopChannel) key.attachment()).lastRunWaitedOffLoop()) {
+            waitersCollected++;
+        }
     }
 
     private void takeOver(LoopThread me) {

@@ -48,6 +48,18 @@ public interface LoopChannel {
     }
 
     /**
+     * @return whether this connection's last run gave its loop away to wait (a sleep, a lock, a query, its own socket;
+     *         or its class is known to wait, so it moved the loop before it ran), or went to the operator's executor:
+     *         its next request will most likely leave too, and {@link ReadyOrder} serves it ahead of the batch. Not a
+     *         run that computed: its move wakes a leader that must then wait for a CPU the computing threads hold,
+     *         and every connection behind it in the batch with it. Read by the leader while the connection is ready,
+     *         written at the end of its run; a stale answer only misplaces it in one batch.
+     */
+    default boolean lastRunWaitedOffLoop() {
+        return false;
+    }
+
+    /**
      * Restores the interest suspended while another thread held the connection.
      *
      * @return {@code true} once done; {@code false} if the other thread still holds it

@@ -30,6 +30,10 @@ public final class LoopCounters {
     final LongAdder timeSlicedRuns = new LongAdder();
     /** Ready connections served on the operator's executor because their previous request left its loop. */
     final LongAdder executorRuns = new LongAdder();
+    /** Requests a loop held until their head and small body were in (the endpoint's read-ahead). */
+    private final LongAdder requestsHeld = new LongAdder();
+    /** Held requests answered 408 and closed: they arrived slower than the minimum data rate. */
+    private final LongAdder slowRequestsClosed = new LongAdder();
 
     public LoopCounters() {
         for (int i = 0; i < handOffs.length; i++) {
@@ -117,6 +121,22 @@ public final class LoopCounters {
 
     public long getExecutorRuns() {
         return executorRuns.sum();
+    }
+
+    public void requestHeld() {
+        requestsHeld.increment();
+    }
+
+    public long getRequestsHeld() {
+        return requestsHeld.sum();
+    }
+
+    public void slowRequestClosed() {
+        slowRequestsClosed.increment();
+    }
+
+    public long getSlowRequestsClosed() {
+        return slowRequestsClosed.sum();
     }
 
     /** Counts a ready connection served on the operator's executor ({@code executor}, {@code useVirtualThreads}). */

@@ -187,7 +187,32 @@ public final class LoopThread extends Thread {
 
     void movedBecause(HandOffPolicy.Decision why) {
         cpuAtStarvedMove = why == HandOffPolicy.Decision.STARVED ? ThreadTimes.cpuNanosOf(this) : -1;
+        computingSinceMove = false;
         lastMove = why;
+    }
+
+    /** Set by {@link #computingRequest}{@code (true)} after the last move: the predicted class computes. */
+    private volatile boolean computingSinceMove;
+
+    /**
+     * @return whether the calling thread's loop moved away from its run because the run waits (a sleep, a lock, a
+     *         query, its own socket, or a class known to wait), not because it computes. Called by the run's thread
+     *         once the run ended off its loop.
+     */
+    public static boolean lastRunWaited() {
+        LoopThread t = current();
+        if (t == null) {
+            return false;
+        }
+        switch (t.lastMove) {
+            case BLOCKED:
+            case SOCKET_WAIT:
+                return true;
+            case PREDICTED:
+                return !t.computingSinceMove;
+            default:
+                return false;
+        }
     }
 
     /**
@@ -211,6 +236,9 @@ public final class LoopThread extends Thread {
         LoopThread t = current();
         if (t != null) {
             t.inComputingRequest = computing;
+            if (computing) {
+                t.computingSinceMove = true;
+            }
         }
     }
 

@@ -62,11 +62,6 @@ final class HybridScheduler implements Scheduler {
         openOnLoop(connection, onItsLoop);
     }
 
-    @Override
-    public boolean startsBlockersOnExecutor() {
-        return executorForBlocking;
-    }
-
     /** Registers a new connection with its loop: inline when the caller leads it, otherwise as a task. */
     static void openOnLoop(ScheduledConnection connection, boolean onItsLoop) {
         if (onItsLoop) {

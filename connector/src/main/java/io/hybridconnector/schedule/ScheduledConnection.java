@@ -49,8 +49,9 @@ public interface ScheduledConnection {
     void suspendInterest(int consumed);
 
     /**
-     * With an operator's executor: the previous request left its loop (it blocked, or its class is known to), so the
-     * next one should start there. Written under the lock at the end of a run; a stale read costs one misplaced run.
+     * The previous request left its loop (it blocked, or its class is known to), so the next one most likely will too:
+     * with an operator's executor it starts there. Written under the lock at the end of a run; a stale read costs one
+     * misplaced run.
      */
     boolean lastRunLeftLoop();
 
@@ -58,8 +59,10 @@ public interface ScheduledConnection {
      * With an operator's executor: whether the request waiting on this connection is of a class known to block or
      * compute past the budget, read from its request line before Tomcat parses it, so that it starts on the executor
      * rather than on a connector thread it would then hold. The bytes read stay in the connection's read buffer for
-     * Tomcat. {@code false} when the bytes or the connection cannot tell (TLS, an upgraded connection, a request line
-     * not complete yet, another thread holds the connection). Leader only.
+     * Tomcat. A TLS connection's request is encrypted until the engine unwraps it: {@code true} for a new one until a
+     * read returned application data (its handshake ends on the executor, and its first request runs there).
+     * {@code false} when the bytes or the connection cannot tell (an upgraded connection, a request line not complete
+     * yet, another thread holds the connection). Leader only.
      */
     boolean nextRequestLeavesLoop();
 

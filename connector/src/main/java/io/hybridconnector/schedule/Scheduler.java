@@ -36,12 +36,4 @@ public interface Scheduler {
      * @param onItsLoop the caller leads the connection's loop ({@code acceptMode="loops"}): register inline
      */
     void open(ScheduledConnection connection, boolean onItsLoop);
-
-    /**
-     * @return whether connections remember that their last request left its loop ({@link
-     *         ScheduledConnection#lastRunLeftLoop}); only under {@code hybrid} with an operator's executor
-     */
-    default boolean startsBlockersOnExecutor() {
-        return false;
-    }
 }

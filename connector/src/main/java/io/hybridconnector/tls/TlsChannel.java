@@ -68,6 +68,8 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
     private List<String> clientProtocols = Collections.emptyList();
     private List<String> clientCipherNames = Collections.emptyList();
     private boolean handshakeDone;
+    /** A read returned application data: {@link #applicationDataRead}. */
+    private boolean applicationDataRead;
     private boolean inboundDone;
     private boolean open = true;
     /** The last socket read returned fewer bytes than there was room for: the socket was drained. */
@@ -122,6 +124,15 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
 
     public boolean isHandshakeDone() {
         return handshakeDone;
+    }
+
+    /**
+     * @return whether a read returned application data yet: until then nothing of the connection's first request could
+     *         be read without the engine. Owner of the connection; read by its loop's leader between runs, where a
+     *         stale answer misplaces one run.
+     */
+    public boolean applicationDataRead() {
+        return applicationDataRead;
     }
 
     /** @return the host name the client sent with SNI, lower case, or {@code null} */
@@ -318,6 +329,7 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
             throw new ClosedChannelException();
         }
         if (appIn.hasRemaining()) {
+            applicationDataRead = true;
             return TlsBufferPool.transfer(appIn, dst);
         }
         if (inboundDone) {
@@ -342,6 +354,7 @@ public final class TlsChannel implements GatheringByteChannel, ScatteringByteCha
                     case OK:
                         afterPostHandshakeMessage(r);
                         if (produced > 0) {
+                            applicationDataRead = true;
                             return produced;
                         }
                         continue; // a record without application data (a ticket, a key update)

@@ -43,6 +43,27 @@ class ReadyOrderTest {
         }
     }
 
+    @Test
+    void connectionsWhoseLastRunWaitedOffTheLoopAreServedAheadOfTheBatch() throws Exception {
+        try (LoopFixture fixture = new LoopFixture(10_000, -1)) {
+            List<String> served = new CopyOnWriteArrayList<>();
+            List<Served> all = List.of(new Served("a", fixture.loop, served), new Served("b", fixture.loop, served),
+                    new Served("c", fixture.loop, served), new Served("d", fixture.loop, served),
+                    new Served("e", fixture.loop, served));
+            for (Served s : all) {
+                s.register();
+            }
+            all.get(2).waitedOffLoop = true;
+            all.get(4).waitedOffLoop = true;
+            holdTheLoopWhile(fixture.loop, () -> all.forEach(Served::send));
+            for (Served s : all) {
+                assertTrue(s.done.await(5, TimeUnit.SECONDS), s.name + " served");
+            }
+            // one batch, in the order the requests arrived but for c and e, whose requests will wait off the loop
+            assertEquals(List.of("c", "e", "a", "b", "d"), served);
+        }
+    }
+
     /** Runs {@code sends} while the leader waits in a task, so that the next select finds every byte it sent. */
     private static void holdTheLoopWhile(EventLoop loop, Runnable sends) throws InterruptedException {
         CountDownLatch holding = new CountDownLatch(1);
@@ -68,6 +89,7 @@ class ReadyOrderTest {
         final CountDownLatch done = new CountDownLatch(1);
         final CountDownLatch servedTwice = new CountDownLatch(2);
         volatile Runnable whenServed = () -> { };
+        volatile boolean waitedOffLoop;
 
         Served(String name, EventLoop loop, List<String> served) throws IOException {
             super(name);
@@ -96,6 +118,11 @@ class ReadyOrderTest {
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
+        }
+
+        @Override
+        public boolean lastRunWaitedOffLoop() {
+            return waitedOffLoop;
         }
 
         @Override

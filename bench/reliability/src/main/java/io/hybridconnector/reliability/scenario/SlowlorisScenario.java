@@ -116,8 +116,10 @@ public final class SlowlorisScenario implements Scenario {
                 + " byte a second, for " + TRICKLE_SECONDS + " s; then all fall silent. Both connectors with"
                 + " `connectionTimeout=\"" + TIMEOUT_MS + "\"`. Normal clients: " + NormalClients.CONNECTIONS
                 + " keep-alive connections asking 0.1 KB, " + NormalClients.THINK.toMillis() + " ms mean think time."
-                + " Where the body tricklers outnumber `maxThreads` (200), each holds a thread in its body read on both"
-                + " connectors until its read times out: stock's poller still reads headers but its requests queue for"
-                + " a worker; ours' loops wait for a free thread to lead them (`threads` bounds both).");
+                + " Stock NIO starts each body trickler's servlet once its head is in, and its body read holds a thread"
+                + " until it times out: where they outnumber `maxThreads` (200), normal requests queue for a worker."
+                + " Ours reads a request's head and a body of up to its read buffer (8 KB) on the loop before the"
+                + " servlet runs (issue 40), so a trickler holds no thread; one still arriving after"
+                + " `requestReadTimeout` (20 s) plus a second per `minRequestDataRate` (500) bytes gets a 408.");
     }
 }
