@@ -16,8 +16,8 @@ import io.hybridconnector.reliability.report.Findings;
 
 /**
  * Scenario 2: slowloris. Half the connections trickle a header one byte a second, half a POST body, beside normal
- * clients: threads held, memory, normal clients' latency; then they fall silent and {@code connectionTimeout} (5 s
- * here) must cut them. Main thread (normal clients on their own).
+ * clients (measured alone first): threads held, memory, normal clients' latency; then they fall silent and
+ * {@code connectionTimeout} (5 s here) must cut them. Main thread (normal clients on their own).
  */
 public final class SlowlorisScenario implements Scenario {
 
@@ -25,7 +25,8 @@ public final class SlowlorisScenario implements Scenario {
     private static final int TIMEOUT_MS = 5_000;
     private static final int TRICKLE_SECONDS = 8;
 
-    private record Outcome(Snapshot before, Snapshot during, CellResult normal, int headersOpenAfterTrickle,
+    private record Outcome(Snapshot before, CellResult quiet, Snapshot during, CellResult normal,
+            int headersOpenAfterTrickle,
             int bodiesOpenAfterTrickle, int headersCut, int bodiesCut, Snapshot after) {
     }
 
@@ -54,6 +55,8 @@ public final class SlowlorisScenario implements Scenario {
     private Outcome run(Lab lab, ServerUnderTest server, Side side) throws Exception {
         int n = lab.profile().slowlorisConnections();
         Snapshot before = server.snapshot(side, true);
+        // The same clients with no trickler first: what the tricklers take from them is the difference.
+        CellResult quiet = NormalClients.start(server.address(side), Duration.ofSeconds(TRICKLE_SECONDS)).result();
         NormalClients normal = NormalClients.start(server.address(side), Duration.ofSeconds(TRICKLE_SECONDS));
         try (Tricklers headers = new Tricklers(server.address(side), n / 2, false);
                 Tricklers bodies = new Tricklers(server.address(side), n - n / 2, true)) {
@@ -72,15 +75,16 @@ public final class SlowlorisScenario implements Scenario {
             Thread.sleep(TIMEOUT_MS + 3_000); // silent now
             int headersCut = headers.closedByServer();
             int bodiesCut = bodies.closedByServer();
-            lab.log("  %s: during %s; normal clients %s; open after trickling: headers %d, bodies %d; cut after %d s"
-                    + " silent: headers %d, bodies %d", side.label(), during.brief(),
-                    NormalClients.describe(normalResult), headersOpen, bodiesOpen, TIMEOUT_MS / 1000 + 3, headersCut,
-                    bodiesCut);
+            lab.log("  %s: during %s; normal clients %s (no tricklers: %s); open after trickling: headers %d, bodies"
+                    + " %d; cut after %d s silent: headers %d, bodies %d", side.label(), during.brief(),
+                    NormalClients.describe(normalResult), NormalClients.describe(quiet), headersOpen, bodiesOpen,
+                    TIMEOUT_MS / 1000 + 3, headersCut, bodiesCut);
             headers.close();
             bodies.close();
             Thread.sleep(3_000);
             Snapshot after = server.snapshot(side, true);
-            return new Outcome(before, during, normalResult, headersOpen, bodiesOpen, headersCut, bodiesCut, after);
+            return new Outcome(before, quiet, during, normalResult, headersOpen, bodiesOpen, headersCut, bodiesCut,
+                    after);
         }
     }
 
@@ -99,6 +103,12 @@ public final class SlowlorisScenario implements Scenario {
                 o.normal.latencyMillis(99), 2);
         f.add(NAME, "normal clients meanwhile: req/s", Findings.format(s.normal.requestsPerSecond()),
                 Findings.format(o.normal.requestsPerSecond()), "");
+        f.add(NAME, "normal clients meanwhile: req/s over theirs with no tricklers",
+                String.format("%.2fx", s.normal.requestsPerSecond() / s.quiet.requestsPerSecond()),
+                String.format("%.2fx", o.normal.requestsPerSecond() / o.quiet.requestsPerSecond()), "");
+        f.add(NAME, "normal clients with no tricklers: req/s, p99 ms", Findings.format(s.quiet.requestsPerSecond())
+                + ", " + Findings.format(s.quiet.latencyMillis(99)), Findings.format(o.quiet.requestsPerSecond())
+                + ", " + Findings.format(o.quiet.latencyMillis(99)), "");
         f.addSame(NAME, "normal clients meanwhile: errors", s.normal.errorsText(), o.normal.errorsText());
         f.addSame(NAME, "header tricklers (" + n / 2 + ") still open after " + TRICKLE_SECONDS + " s",
                 s.headersOpenAfterTrickle, o.headersOpenAfterTrickle);
