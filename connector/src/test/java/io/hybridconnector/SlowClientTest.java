@@ -36,6 +36,7 @@ class SlowClientTest {
                 List<Socket> tricklers = new ArrayList<>();
                 try {
                     int before = TestServer.EchoServlet.IN_SERVICE.get();
+                    long directBefore = directMemoryUsed();
                     String rest = "x".repeat(999);
                     for (int i = 0; i < TRICKLERS; i++) {
                         Socket s = server.connect();
@@ -44,13 +45,17 @@ class SlowClientTest {
                     }
                     Thread.sleep(1000);
                     int waiting = TestServer.EchoServlet.IN_SERVICE.get() - before;
-                    System.out.printf("[slow-client] %s: %d of %d body tricklers inside the servlet after 1 s%n",
-                            protocol, waiting, TRICKLERS);
+                    long directKb = (directMemoryUsed() - directBefore) / 1024;
+                    System.out.printf("[slow-client] %s: %d of %d body tricklers inside the servlet after 1 s, "
+                            + "direct memory %+d KB%n", protocol, waiting, TRICKLERS, directKb);
                     if (protocol.equals(STOCK)) {
                         assertEquals(TRICKLERS, waiting, "stock NIO: each trickler holds a thread in its servlet");
                     } else {
                         assertEquals(0, waiting, "ours: no trickler's servlet runs before its body is in");
                         assertTrue(server.hybrid().counters().getRequestsHeld() >= TRICKLERS);
+                        // Held, a request keeps its bytes, not the connection's pooled buffers (8 + 64 KB, direct).
+                        assertTrue(directKb < TRICKLERS * 72 / 4, "held tricklers took " + directKb + " KB of "
+                                + "direct memory, for " + TRICKLERS + " requests of 59 bytes");
                     }
                     for (Socket s : tricklers) {
                         send(s, rest);
@@ -172,6 +177,16 @@ class SlowClientTest {
         }
         assertEquals(answers.get(0), answers.get(1));
         assertTrue(answers.get(1).contains("200 KB: 200 true"), answers.get(1));
+    }
+
+    private static long directMemoryUsed() {
+        for (java.lang.management.BufferPoolMXBean pool : java.lang.management.ManagementFactory
+                .getPlatformMXBeans(java.lang.management.BufferPoolMXBean.class)) {
+            if (pool.getName().equals("direct")) {
+                return pool.getMemoryUsed();
+            }
+        }
+        throw new IllegalStateException("no direct buffer pool");
     }
 
     private static void send(Socket s, String text) throws IOException {
