@@ -126,7 +126,10 @@ class SlowClientTest {
         }
     }
 
-    /** Bodies sent every other way, and a client that gives up mid-body: the same answers as stock. */
+    /**
+     * Bodies sent every other way (chunked, {@code 100-continue}, a form, a {@code ReadListener}, multipart, 200 KB,
+     * over the read buffer), and a client that gives up mid-body: the same answers as stock.
+     */
     @Test
     void everyOtherWayOfSendingABodyAnswersAsStock() throws Exception {
         byte[] large = new byte[200_000];
@@ -155,6 +158,20 @@ class SlowClientTest {
                     send(s, "9");
                     sb.append("form: ").append(TestServer.readResponse(s.getInputStream()).text()).append('\n');
 
+                    send(s, "POST /nbecho HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\n\r\nhello");
+                    Thread.sleep(100);
+                    send(s, " world");
+                    sb.append("ReadListener: ").append(TestServer.readResponse(s.getInputStream()).text()).append('\n');
+
+                    String multipart = "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\n12345\r\n" +
+                            "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f.txt\"\r\n" +
+                            "Content-Type: text/plain\r\n\r\nabcdefgh\r\n--b--\r\n";
+                    send(s, "POST /multipart HTTP/1.1\r\nHost: a\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                            + "Content-Length: " + multipart.length() + "\r\n\r\n" + multipart.substring(0, 40));
+                    Thread.sleep(100);
+                    send(s, multipart.substring(40));
+                    sb.append("multipart: ").append(TestServer.readResponse(s.getInputStream()).text()).append('\n');
+
                     OutputStream out = s.getOutputStream();
                     out.write(("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: " + large.length + "\r\n\r\n")
                             .getBytes(StandardCharsets.ISO_8859_1));
@@ -176,7 +193,11 @@ class SlowClientTest {
             }
         }
         assertEquals(answers.get(0), answers.get(1));
-        assertTrue(answers.get(1).contains("200 KB: 200 true"), answers.get(1));
+        for (String expected : new String[] { "chunked: hello world", "100-continue: HTTP/1.1 100 ",
+                "ReadListener: read 11 bytes: hello world", "multipart: x=5;f=8;", "200 KB: 200 true",
+                "after a client gave up mid-body: 200" }) {
+            assertTrue(answers.get(1).contains(expected), "missing [" + expected + "] in:\n" + answers.get(1));
+        }
     }
 
     private static long directMemoryUsed() {

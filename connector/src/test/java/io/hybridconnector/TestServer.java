@@ -12,11 +12,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.MultipartConfigElement;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.Part;
 
 import org.apache.catalina.Context;
 import org.apache.catalina.connector.Connector;
@@ -82,6 +88,11 @@ final class TestServer implements AutoCloseable {
             add(ctx, "compute", new ComputeServlet(), "/compute");
             add(ctx, "trickle", new TrickleServlet(), "/trickle");
             Tomcat.addServlet(ctx, "async", new AsyncServlet()).setAsyncSupported(true);
+            Tomcat.addServlet(ctx, "nbecho", new NonBlockingEchoServlet()).setAsyncSupported(true);
+            ctx.addServletMappingDecoded("/nbecho", "nbecho");
+            Tomcat.addServlet(ctx, "multipart", new MultipartServlet())
+                    .setMultipartConfigElement(new MultipartConfigElement(""));
+            ctx.addServletMappingDecoded("/multipart", "multipart");
             ctx.addServletMappingDecoded("/async", "async");
             tomcat.start();
             port = connector.getLocalPort();
@@ -243,8 +254,8 @@ final class TestServer implements AutoCloseable {
      */
     static final class ComputeServlet extends HttpServlet {
         /** Requests computing now, and the most at once since the last {@link #resetPeak}. */
-        static final java.util.concurrent.atomic.AtomicInteger RUNNING = new java.util.concurrent.atomic.AtomicInteger();
-        static final java.util.concurrent.atomic.AtomicInteger PEAK = new java.util.concurrent.atomic.AtomicInteger();
+        static final AtomicInteger RUNNING = new AtomicInteger();
+        static final AtomicInteger PEAK = new AtomicInteger();
 
         static void resetPeak() {
             PEAK.set(RUNNING.get());
@@ -324,8 +335,8 @@ final class TestServer implements AutoCloseable {
 
     /** Echoes the request body; counts the requests inside it, reading or writing (every server of the JVM). */
     static final class EchoServlet extends HttpServlet {
-        static final java.util.concurrent.atomic.AtomicInteger IN_SERVICE =
-                new java.util.concurrent.atomic.AtomicInteger();
+        static final AtomicInteger IN_SERVICE =
+                new AtomicInteger();
 
         @Override
         protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
@@ -365,6 +376,61 @@ final class TestServer implements AutoCloseable {
     }
 
     /** Completes from another thread after ?ms=. */
+    /** Echoes the request body read with a {@code ReadListener} (non-blocking), as {@code "read N bytes: ..."}. */
+    static final class NonBlockingEchoServlet extends HttpServlet {
+        @Override
+        protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            AsyncContext ac = req.startAsync();
+            ServletInputStream in = req.getInputStream();
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            in.setReadListener(new ReadListener() {
+                @Override
+                public void onDataAvailable() throws IOException {
+                    byte[] buffer = new byte[4096];
+                    while (in.isReady()) {
+                        int n = in.read(buffer);
+                        if (n < 0) {
+                            return;
+                        }
+                        body.write(buffer, 0, n);
+                    }
+                }
+
+                @Override
+                public void onAllDataRead() throws IOException {
+                    byte[] answer = ("read " + body.size() + " bytes: " + body.toString(StandardCharsets.ISO_8859_1))
+                            .getBytes(StandardCharsets.ISO_8859_1);
+                    ac.getResponse().setContentLength(answer.length);
+                    ac.getResponse().getOutputStream().write(answer);
+                    ac.complete();
+                }
+
+                @Override
+                public void onError(Throwable t) {
+                    ac.complete();
+                }
+            });
+        }
+    }
+
+    /** Answers each part of a {@code multipart/form-data} POST as {@code name=size;}. */
+    static final class MultipartServlet extends HttpServlet {
+        @Override
+        protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            StringBuilder sb = new StringBuilder();
+            try {
+                for (Part part : req.getParts()) {
+                    sb.append(part.getName()).append('=').append(part.getSize()).append(';');
+                }
+            } catch (ServletException e) {
+                sb.append("error: ").append(e.getMessage());
+            }
+            byte[] body = sb.toString().getBytes(StandardCharsets.UTF_8);
+            resp.setContentLength(body.length);
+            resp.getOutputStream().write(body);
+        }
+    }
+
     static final class AsyncServlet extends HttpServlet {
         @Override
         protected void doGet(HttpServletRequest req, HttpServletResponse resp) {
