@@ -107,6 +107,8 @@ public final class EventLoop {
      */
     private long readySinceNanos;
     private long lastSelectEndNanos;
+    /** From the end of the select before the last one to the start of the last one: the loop's last round. */
+    private long lastRoundNanos;
     private final LoopWaitHistogram waits = new LoopWaitHistogram();
     /** Selects so far, numbering the rounds that connections were served in (a long: never wraps). Leader only. */
     private long round;
@@ -179,6 +181,14 @@ public final class EventLoop {
         return (v & 1) == 1 && (v & HANDED_OFF) == 0;
     }
 
+    /**
+     * @return whether the loop's last round (select to select) took {@link ReadyOrder#BACKED_UP_ROUND_NANOS} or more:
+     *         it is backed up, and what it serves once a round waits that long. Leader only.
+     */
+    public boolean backedUp() {
+        return lastRoundNanos >= ReadyOrder.BACKED_UP_ROUND_NANOS;
+    }
+
     /** @return {@code true} if the calling thread is this loop's leader */
     public boolean inLoop() {
         return leader == Thread.currentThread();
@@ -242,7 +252,8 @@ public final class EventLoop {
         }
         long end = System.nanoTime();
         round++;
-        if (readyOrder.sortIfBackedUp(ready, start - lastSelectEndNanos)) {
+        lastRoundNanos = start - lastSelectEndNanos;
+        if (readyOrder.sortIfBackedUp(ready, lastRoundNanos)) {
             counters.reorderedBatches.increment();
         }
         readyOrder.waitersFirst(ready, waitersCollected);
