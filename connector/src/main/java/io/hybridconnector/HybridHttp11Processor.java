@@ -22,9 +22,15 @@ final class HybridHttp11Processor extends Http11Processor {
 
     @Override
     public SocketState service(SocketWrapperBase<?> socketWrapper) throws IOException {
-        if (socketWrapper instanceof HybridSocketWrapper) {
-            ((HybridSocketWrapper) socketWrapper).serving(getRequest());
+        if (!(socketWrapper instanceof HybridSocketWrapper)) {
+            return super.service(socketWrapper);
         }
-        return super.service(socketWrapper);
+        HybridSocketWrapper connection = (HybridSocketWrapper) socketWrapper;
+        connection.serving(getRequest());
+        SocketState state = super.service(socketWrapper);
+        if (state == SocketState.UPGRADING) {
+            connection.upgrading(); // HTTP/2 (by upgrade or prior knowledge), WebSocket: no HTTP/1.1 request follows
+        }
+        return state;
     }
 }

@@ -115,6 +115,13 @@ abstract class ConnectionIo extends TomcatSocketWrapper implements LoopChannel {
      */
     volatile SocketWaiter waitingOn;
 
+    /**
+     * Lock: the loop held this request until its read timeout passed, its head complete and its body not
+     * ({@code RequestReadAhead}): the servlet's next blocking read fails at once, and Tomcat answers as it answers a
+     * body read that timed out on stock NIO (400 and a close).
+     */
+    boolean readTimedOut;
+
     volatile long lastRead = System.currentTimeMillis();
     volatile long lastWrite = lastRead;
 
@@ -179,6 +186,9 @@ abstract class ConnectionIo extends TomcatSocketWrapper implements LoopChannel {
             readHint = false;
             if (!block) {
                 return 0;
+            }
+            if (readTimedOut) {
+                throw new SocketTimeoutException(); // the loop held the request for the whole read timeout already
             }
             awaitSocket(SelectionKey.OP_READ, getReadTimeout());
         }

@@ -68,6 +68,11 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
      * first request, which the read-ahead may read): {@link #nextRequestLeavesLoop} starts it on the executor.
      */
     private boolean tlsFirstRequest;
+    /**
+     * The connection upgraded (HTTP/2, WebSocket): its bytes are frames for the upgrade handler, which reads them on
+     * threads of its own; the read-ahead never looks at them. Written by the run that upgraded, read by the leader.
+     */
+    private volatile boolean upgraded;
     /** Lock: the leader read the socket for the readiness being handled ({@link #readyToRead}). */
     private boolean readForThisEvent;
 
@@ -129,7 +134,7 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
         if (tls != null && !tls.applicationDataRead()) {
             tlsFirstRequest = true; // before the read-ahead below reads it
         }
-        if (readAhead && !requestArrived()) {
+        if (readAhead && !upgraded && !requestArrived()) {
             return true; // held: the loop waits for the rest like for any connection, with no thread
         }
         return scheduler.onReady(this, SocketEvent.OPEN_READ, SelectionKey.OP_READ);
@@ -149,25 +154,9 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
             if (isClosed()) {
                 return true;
             }
-            if (socketBufferHandler == NO_BUFFERS) {
-                socketBufferHandler = endpoint.takeBuffers();
-            }
-            socketBufferHandler.configureReadBufferForWrite();
+            readTimedOut = false;
+            int n = readAhead();
             ByteBuffer buffer = socketBufferHandler.getReadBuffer();
-            if (held != null) {
-                buffer.put(held);
-                held = null;
-            }
-            int wanted = buffer.remaining();
-            int n = wanted == 0 ? 0 : tls == null ? channel.read(buffer) : tls.read(buffer);
-            socketBufferHandler.configureReadBufferForRead();
-            readForThisEvent = true;
-            if (n > 0) {
-                lastRead = System.currentTimeMillis();
-            }
-            if (n != 0) {
-                readHint = n == wanted || n < 0 || (tls != null && !tls.socketDrained());
-            }
             if (n < 0 || RequestReadAhead.runnable(buffer)) {
                 heldSinceMillis = 0;
                 return true;
@@ -189,6 +178,38 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
     }
 
     /**
+     * Reads what arrived into the read buffer, behind the bytes a held request left there, as Tomcat's first read
+     * would: its read takes the buffer first ({@code populateReadBuffer}). The leader's look at a new request (the
+     * read-ahead, the executor's class lookup); the read counts for this readiness ({@link #readyToRead}), and the
+     * hint it leaves says whether the socket was drained (at the end of the stream, Tomcat's read is let see it).
+     * Lock held.
+     *
+     * @return what the read returned; the read buffer is left ready to be read
+     */
+    private int readAhead() throws IOException {
+        if (socketBufferHandler == NO_BUFFERS) {
+            socketBufferHandler = endpoint.takeBuffers();
+        }
+        socketBufferHandler.configureReadBufferForWrite();
+        ByteBuffer buffer = socketBufferHandler.getReadBuffer();
+        if (held != null) {
+            buffer.put(held);
+            held = null;
+        }
+        int wanted = buffer.remaining();
+        int n = wanted == 0 ? 0 : tls == null ? channel.read(buffer) : tls.read(buffer);
+        socketBufferHandler.configureReadBufferForRead();
+        readForThisEvent = true;
+        if (n > 0) {
+            lastRead = System.currentTimeMillis();
+        }
+        if (n != 0) {
+            readHint = n == wanted || n < 0 || (tls != null && !tls.socketDrained());
+        }
+        return n;
+    }
+
+    /**
      * Keeps a held request's bytes in a heap array of their size and gives the pooled buffers back: a trickler then
      * holds a few hundred bytes rather than the read and write buffers (72 KB of direct memory each; 2,000 tricklers
      * held 142 MB before). Copied back when more bytes arrive. Lock held; slow path only.
@@ -201,6 +222,42 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
         held.put(buffer).flip();
         endpoint.returnBuffers(socketBufferHandler);
         socketBufferHandler = NO_BUFFERS;
+    }
+
+    /** @return whether the held request's head is complete, wherever its bytes are. Leader only, between runs. */
+    private boolean heldHeadComplete() {
+        if (held != null) {
+            return RequestReadAhead.headComplete(held);
+        }
+        socketBufferHandler.configureReadBufferForRead();
+        return RequestReadAhead.headComplete(socketBufferHandler.getReadBuffer());
+    }
+
+    /** The request being served upgrades the connection ({@code HybridHttp11Processor}). Lock held. */
+    public void upgrading() {
+        upgraded = true;
+    }
+
+    /**
+     * A held request reached the read timeout ({@code connectionTimeout}) with its head complete: it runs, and its
+     * body read fails at once ({@link #readTimedOut}), so that Tomcat answers 400 and closes as it does on stock NIO,
+     * whose servlet was waiting in that read. A head that is not complete is closed without an answer, as stock does.
+     * Leader only.
+     */
+    private boolean releaseTimedOut() {
+        heldSinceMillis = 0;
+        if (!lock.tryLock()) {
+            return true;
+        }
+        try {
+            readAhead();
+            readTimedOut = true;
+        } catch (IOException e) {
+            readHint = true;
+        } finally {
+            unlockAndResume();
+        }
+        return scheduler.onReady(this, SocketEvent.OPEN_READ, SelectionKey.OP_READ);
     }
 
     /** A held request missed its deadline: 408, as httpd's {@code mod_reqtimeout} answers, and close. Leader only. */
@@ -225,9 +282,14 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
         if (isClosed()) {
             return true;
         }
-        if (heldSinceMillis != 0 && now > RequestReadAhead.deadlineMillis(heldSinceMillis, heldBytes,
-                endpoint.getRequestReadTimeout(), endpoint.getMinRequestDataRate())) {
-            return closeTooSlow();
+        if (heldSinceMillis != 0) {
+            if (now > RequestReadAhead.deadlineMillis(heldSinceMillis, heldBytes, endpoint.getRequestReadTimeout(),
+                    endpoint.getMinRequestDataRate())) {
+                return closeTooSlow();
+            }
+            if (timedOut(now, lastRead, getReadTimeout()) && heldHeadComplete()) {
+                return releaseTimedOut();
+            }
         }
         int op;
         if (flusher.isPastDeadline(now, lastWrite, getWriteTimeout())) {
@@ -348,23 +410,8 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
             if (isClosed()) {
                 return false;
             }
-            if (socketBufferHandler == NO_BUFFERS) {
-                socketBufferHandler = endpoint.takeBuffers();
-            }
-            // Read as Tomcat's first read would: into the read buffer, which its read takes first (populateReadBuffer).
-            socketBufferHandler.configureReadBufferForWrite();
-            ByteBuffer buffer = socketBufferHandler.getReadBuffer();
-            int wanted = buffer.remaining();
-            int n = wanted == 0 ? 0 : channel.read(buffer);
-            socketBufferHandler.configureReadBufferForRead();
-            readForThisEvent = true;
-            if (n > 0) {
-                lastRead = System.currentTimeMillis();
-            }
-            if (n != 0) {
-                readHint = n == wanted || n < 0; // drained, unless it filled the buffer; at the end, let Tomcat see it
-            }
-            RequestClass c = classifier.lookupRequestLine(buffer);
+            readAhead();
+            RequestClass c = classifier.lookupRequestLine(socketBufferHandler.getReadBuffer());
             return c != null && c.predictBlocking();
         } catch (IOException e) {
             readHint = true; // Tomcat's read meets the failure again and closes as it would have

@@ -54,6 +54,11 @@ final class RequestReadAhead {
         return length <= 0 || headEnd + length <= end || full;
     }
 
+    /** @return whether the request's head, from position to limit, is complete (its body is what it waits for) */
+    static boolean headComplete(ByteBuffer request) {
+        return headEnd(request, request.position(), request.limit()) >= 0;
+    }
+
     /**
      * @return when a request held since {@code sinceMillis}, with {@code received} bytes of it in so far, is too slow:
      *         {@code timeoutMillis} from its start, plus a second for every {@code minBytesPerSecond} bytes received

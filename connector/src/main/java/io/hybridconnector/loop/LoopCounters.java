@@ -157,5 +157,7 @@ public final class LoopCounters {
         timeSlicingOn.reset();
         timeSlicedRuns.reset();
         executorRuns.reset();
+        requestsHeld.reset();
+        slowRequestsClosed.reset();
     }
 }
