@@ -48,8 +48,9 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
     private final Scheduler scheduler;
     /**
      * Lock: the previous request left its loop (it blocked or computed, or its class is known to), so the next one will
-     * most likely leave too: with an executor, it starts there. Written at the end of a run under the lock, read by the leader when the connection is ready again (after that
-     * run gave the connection back); a stale read costs one misplaced run.
+     * most likely leave too: with an executor, it starts there. Written at the end of a run under the lock, read by the
+     * leader when the connection is ready again (after that run gave the connection back); a stale read costs one
+     * misplaced run.
      */
     private boolean lastRunLeftLoop;
     /** Lock: the previous request waited off its loop, or ran on the executor ({@link #lastRunWaitedOffLoop}). */
@@ -59,8 +60,6 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
     private final boolean readAhead;
     /** Lock: when the loop began holding the request that has not fully arrived yet; 0 when none is held. */
     private long heldSinceMillis;
-    /** Lock: bytes of the held request received so far. */
-    private int heldBytes;
     /** Lock: those bytes, while the connection holds no pooled buffers ({@link #parkHeldBytes}); else {@code null}. */
     private ByteBuffer held;
     /**
@@ -166,7 +165,6 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
                 idle = false; // a request on its way is not evicted as an idle connection would be
                 endpoint.counters().requestHeld();
             }
-            heldBytes = buffer.remaining();
             parkHeldBytes(buffer);
             return false;
         } catch (IOException e) {
@@ -224,13 +222,16 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
         socketBufferHandler = NO_BUFFERS;
     }
 
-    /** @return whether the held request's head is complete, wherever its bytes are. Leader only, between runs. */
-    private boolean heldHeadComplete() {
+    /**
+     * @return the held request's bytes, wherever they are: parked, or in the read buffer when its pair could not go
+     *         back. Leader only, between runs.
+     */
+    private ByteBuffer heldRequest() {
         if (held != null) {
-            return RequestReadAhead.headComplete(held);
+            return held;
         }
         socketBufferHandler.configureReadBufferForRead();
-        return RequestReadAhead.headComplete(socketBufferHandler.getReadBuffer());
+        return socketBufferHandler.getReadBuffer();
     }
 
     /** The request being served upgrades the connection ({@code HybridHttp11Processor}). Lock held. */
@@ -283,11 +284,12 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
             return true;
         }
         if (heldSinceMillis != 0) {
-            if (now > RequestReadAhead.deadlineMillis(heldSinceMillis, heldBytes, endpoint.getRequestReadTimeout(),
-                    endpoint.getMinRequestDataRate())) {
+            ByteBuffer request = heldRequest();
+            if (now > RequestReadAhead.deadlineMillis(heldSinceMillis, request.remaining(),
+                    endpoint.getRequestReadTimeout(), endpoint.getMinRequestDataRate())) {
                 return closeTooSlow();
             }
-            if (timedOut(now, lastRead, getReadTimeout()) && heldHeadComplete()) {
+            if (timedOut(now, lastRead, getReadTimeout()) && RequestReadAhead.headComplete(request)) {
                 return releaseTimedOut();
             }
         }
