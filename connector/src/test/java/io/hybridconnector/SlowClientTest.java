@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
 
@@ -123,6 +124,53 @@ class SlowClientTest {
             assertArrayEquals(body, r.body());
             assertTrue(millis > 2500, "the body took longer than the 1 s timeout: " + millis + " ms");
             assertEquals(0, server.hybrid().counters().getSlowRequestsClosed());
+        }
+    }
+
+    /**
+     * A client on a slow uplink, 1 MB at 50 KB/s under the defaults ({@code requestReadTimeout} 20 s, at least 500
+     * bytes a second): it takes longer than the timeout, and completes because it keeps above the rate, as it does
+     * on stock, which has no such limit. Both servers take the upload at the same time.
+     */
+    @Test
+    void aMegabyteAtFiftyKilobytesASecondCompletesUnderTheDefaults() throws Exception {
+        byte[] body = new byte[1 << 20];
+        new Random(11).nextBytes(body);
+        try (TestServer stock = new TestServer(STOCK); TestServer ours = new TestServer(HYBRID)) {
+            CompletableFuture<String> onStock = CompletableFuture.supplyAsync(() -> uploadPaced(stock, body));
+            long start = System.nanoTime();
+            String onOurs = uploadPaced(ours, body);
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            System.out.printf("[slow-client] 1 MB at 50 KB/s: stock %s, ours %s in %d ms%n", onStock.get(), onOurs,
+                    millis);
+            assertEquals("200, the body echoed", onOurs);
+            assertEquals(onStock.get(), onOurs);
+            assertTrue(millis > 20_000, "the upload was over before the 20 s timeout: " + millis + " ms");
+            assertEquals(0, ours.hybrid().counters().getSlowRequestsClosed());
+        }
+    }
+
+    /** POSTs {@code body} to {@code /echo} at 50 KB/s (5 KB every 100 ms, on a schedule) and reads the answer. */
+    private static String uploadPaced(TestServer server, byte[] body) {
+        int piece = 5 * 1024;
+        try (Socket s = server.connect()) {
+            s.setSoTimeout(60_000);
+            send(s, "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: " + body.length + "\r\n\r\n");
+            OutputStream out = s.getOutputStream();
+            long start = System.nanoTime();
+            for (int off = 0, i = 0; off < body.length; off += piece, i++) {
+                long due = start + i * 100_000_000L;
+                long wait = due - System.nanoTime();
+                if (wait > 0) {
+                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                }
+                out.write(body, off, Math.min(piece, body.length - off));
+                out.flush();
+            }
+            TestServer.Response r = TestServer.readResponse(s.getInputStream());
+            return r.status() + (Arrays.equals(body, r.body()) ? ", the body echoed" : ", a different body");
+        } catch (IOException | InterruptedException e) {
+            return e.toString();
         }
     }
 
