@@ -64,11 +64,13 @@ public final class Compare {
         Path stage = (o.stage != null ? o.stage : o.target).toAbsolutePath().normalize();
         Path home = stage.resolve("dist/apache-tomcat-" + o.tomcatVersion);
         Path jar = stage.resolve("artifacts/hybrid-connector.jar");
-        Path war = stage.resolve("artifacts/samples.war");
+        // Tomcat 9.0 is the javax.servlet line: the same samples, built for it.
+        Path war = stage.resolve(o.tomcatVersion.startsWith("9.") ? "artifacts/samples-javax.war"
+                : "artifacts/samples.war");
         for (Path p : List.of(home.resolve("bin/catalina.sh"), jar, war)) {
             if (!Files.exists(p)) {
                 System.err.println("missing " + p + ": run `mvn -B -q -pl bench/main -am package -DskipTests`"
-                        + " first (distributions unpacked: 10.1.59 and 11.0.25)");
+                        + " first (distributions unpacked: 9.0.104, 10.1.59 and 11.0.25)");
                 System.exit(2);
             }
         }

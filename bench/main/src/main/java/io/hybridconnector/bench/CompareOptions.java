@@ -22,7 +22,8 @@ final class CompareOptions {
               --cell-warmup S       unmeasured seconds before each window, on its fresh connections (default 1)
               --warmup S            JIT warm-up per connector before round 1, split over the cells (default 12)
               --rounds N            interleaved rounds: each cell stock NIO then ours, N times (default 3)
-              --tomcat VERSION      distribution unpacked by `package`: 10.1.59 (default) or 11.0.25
+              --tomcat VERSION      distribution unpacked by `package`: 10.1.59 (default), 11.0.25 or 9.0.104
+                            (9.0 gets the samples built for javax.servlet)
               --java-home DIR       JDK that runs Tomcat (default: the one running this, i.e. Maven's)
               --jvm-opts "..."      Tomcat JVM options (default "-Xms1g -Xmx1g", as the baseline)
               --nio-attrs "..."     extra attributes on the stock connector, e.g. "maxThreads='200'"
