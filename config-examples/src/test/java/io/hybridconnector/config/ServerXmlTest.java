@@ -33,7 +33,7 @@ class ServerXmlTest {
             "loops", "writeStrategy", "acceptMode");
 
     @ParameterizedTest
-    @ValueSource(strings = { "tomcat-10.1", "tomcat-11.0", "one-parameter", "httpd-ajp", "tls" })
+    @ValueSource(strings = { "tomcat-9.0", "tomcat-10.1", "tomcat-11.0", "one-parameter", "httpd-ajp", "tls" })
     void exampleUsesOurConnectorWithDocumentedAttributes(String folder) throws Exception {
         Document doc;
         try (InputStream in = getClass().getResourceAsStream("/config-examples/" + folder + "/server.xml")) {

@@ -83,7 +83,7 @@ final class TomcatDistribution {
         Files.createDirectories(home.resolve("temp"));
         Files.copy(artifacts.resolve("hybrid-connector.jar"), home.resolve("lib/hybrid-connector.jar"),
                 StandardCopyOption.REPLACE_EXISTING);
-        Files.copy(artifacts.resolve("samples.war"), home.resolve("webapps/samples.war"),
+        Files.copy(artifacts.resolve(samplesWar()), home.resolve("webapps/samples.war"),
                 StandardCopyOption.REPLACE_EXISTING);
         Files.writeString(home.resolve("conf/server.xml"), serverXml());
         // The manager webapp answers only users with its roles; the shipped tomcat-users.xml has none.
@@ -122,7 +122,7 @@ final class TomcatDistribution {
         // CATALINA_BASE/lib comes first on Tomcat's common class path. The classes that run in CATALINA_HOME put
         // the same file (artifacts/hybrid-connector.jar) into its lib/, so a second copy there changes nothing.
         Files.copy(artifacts.resolve("hybrid-connector.jar"), base.resolve("lib/hybrid-connector.jar"));
-        Files.copy(artifacts.resolve("samples.war"), base.resolve("webapps/samples.war"));
+        Files.copy(artifacts.resolve(samplesWar()), base.resolve("webapps/samples.war"));
         Path contexts = Files.createDirectories(base.resolve("conf/Catalina/localhost"));
         for (String webapp : homeWebapps) {
             Files.writeString(contexts.resolve(webapp + ".xml"),
@@ -130,9 +130,15 @@ final class TomcatDistribution {
         }
     }
 
+    /** The samples built for this line: Tomcat 9.0 is the {@code javax.servlet} line. Deployed as {@code /samples}. */
+    private String samplesWar() {
+        return version.startsWith("9.") ? "samples-javax.war" : "samples.war";
+    }
+
     /** The shipped example for this Tomcat line, with its three fixed ports replaced by free ones. */
     private String serverXml() throws IOException {
-        String line = version.startsWith("10.") ? "tomcat-10.1" : "tomcat-11.0";
+        String line = version.startsWith("9.") ? "tomcat-9.0" : version.startsWith("10.") ? "tomcat-10.1"
+                : "tomcat-11.0";
         String xml;
         try (InputStream in = TomcatDistribution.class.getResourceAsStream("/config-examples/" + line + "/server.xml")) {
             if (in == null) {
