@@ -10,9 +10,17 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -195,6 +203,64 @@ abstract class DistributionTestBase {
         HttpResponse<String> r = get(URI.create("http://127.0.0.1:" + tomcat.nioPort + "/samples/size?kb=10"));
         assertEquals(200, r.statusCode());
         assertEquals(10240, r.body().length());
+    }
+
+    /**
+     * Every file of the bundled {@code examples} and {@code docs} applications (pages, JSPs, images, fonts) and every
+     * exact servlet mapping of {@code examples/WEB-INF/web.xml}, fetched from stock NIO and from ours: the same status
+     * and content type everywhere, and for every static file whether the body is the file's bytes (on both, unless a
+     * security constraint answers with its login form instead). Dynamic pages (a date, a session id, the port) are
+     * compared by status and type only, and {@code jsp/forward/forward.jsp} by status only: it forwards to a JSP or to
+     * a static page depending on the JVM's free memory. An answer that does not complete in 10 s (a streaming servlet)
+     * counts as the answer "timeout", which must then be stock's too.
+     */
+    @Test
+    @Order(11)
+    void everyExamplesAndDocsUrlAnswersAsOnStock() throws Exception {
+        List<String> paths = new ArrayList<>();
+        for (String app : List.of("examples", "docs")) {
+            Path root = tomcat.home.resolve("webapps").resolve(app);
+            try (Stream<Path> files = Files.walk(root)) {
+                files.filter(Files::isRegularFile).map(f -> root.relativize(f).toString().replace('\\', '/'))
+                        .filter(f -> !f.startsWith("WEB-INF/") && !f.startsWith("META-INF/"))
+                        .sorted().forEach(f -> paths.add("/" + app + "/" + f));
+            }
+        }
+        Matcher mapping = Pattern.compile("<url-pattern>(/[^*<]*)</url-pattern>")
+                .matcher(Files.readString(tomcat.home.resolve("webapps/examples/WEB-INF/web.xml")));
+        while (mapping.find()) {
+            paths.add("/examples" + mapping.group(1));
+        }
+        List<String> differences = new ArrayList<>();
+        for (String path : paths) {
+            boolean dynamic = !path.contains(".") || path.endsWith(".jsp") || path.endsWith(".jspx")
+                    || path.endsWith(".xhtml");
+            Path file = dynamic ? null : tomcat.home.resolve("webapps" + path);
+            boolean typeVaries = path.endsWith("/forward/forward.jsp");
+            String stock = answer(URI.create("http://127.0.0.1:" + tomcat.nioPort + path), file, typeVaries);
+            String ours = answer(ours(path), file, typeVaries);
+            if (!stock.equals(ours)) {
+                differences.add(path + ": stock " + stock + ", ours " + ours);
+            }
+        }
+        System.out.printf("Tomcat %s: %d examples and docs URLs, %d answered differently %s%n", tomcat.version,
+                paths.size(), differences.size(), differences);
+        assertTrue(paths.size() > 250, "only " + paths.size() + " URLs found");
+        assertEquals(List.of(), differences);
+    }
+
+    /** Status, content type (unless it varies) and whether the body is {@code file}'s bytes; or "timeout". */
+    private String answer(URI uri, Path file, boolean typeVaries) throws IOException, InterruptedException {
+        HttpResponse<byte[]> r;
+        try {
+            r = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+        } catch (HttpTimeoutException e) {
+            return "timeout";
+        }
+        String type = typeVaries ? "" : " " + r.headers().firstValue("Content-Type").orElse("no type");
+        return r.statusCode() + type + (file == null ? ""
+                : Arrays.equals(Files.readAllBytes(file), r.body()) ? ", the file" : ", not the file");
     }
 
     @Test
