@@ -32,6 +32,7 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import io.hybridconnector.H2Client;
+import io.hybridconnector.TlsKeys;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -76,6 +77,8 @@ abstract class ProtocolsTestBase {
     private static final int OPEN_BATCH = 50;
     private static final long TIMEOUT_SECONDS = 20;
 
+    private TlsKeys tls;
+    private Path keystore;
     private final HttpClient http1 = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
             .version(HttpClient.Version.HTTP_1_1).build();
     private TomcatDistribution tomcat;
@@ -92,6 +95,10 @@ abstract class ProtocolsTestBase {
         assertNotNull(version, "system property " + versionProperty() + " not set (run through Maven)");
         target = Path.of(System.getProperty("dist.dir")).getParent();
         tomcat = new TomcatDistribution(version, target.resolve("protocols-base-" + version));
+        Path keys = Files.createDirectories(target.resolve("protocols-keys-" + version));
+        tls = new TlsKeys(keys);
+        Files.deleteIfExists(keys.resolve("server.p12"));
+        keystore = tls.serverKeystore("server", "CN=localhost", "localhost");
         tomcat.installBase(serverXml(), List.of("examples", "docs"));
         tomcat.start();
         httpdUnavailable = PrivateHttpd.whyUnavailable();
@@ -120,6 +127,10 @@ abstract class ProtocolsTestBase {
                     .replace("@nio.port@", String.valueOf(tomcat.nioPort))
                     .replace("@hybrid.ajp.port@", String.valueOf(tomcat.hybridAjpPort))
                     .replace("@nio.ajp.port@", String.valueOf(tomcat.nioAjpPort))
+                    .replace("@hybrid.tls.port@", String.valueOf(tomcat.hybridTlsPort))
+                    .replace("@nio.tls.port@", String.valueOf(tomcat.nioTlsPort))
+                    .replace("@keystore@", keystore.toString())
+                    .replace("@keystore.password@", TlsKeys.PASSWORD)
                     .replace("@ajp.secret@", SECRET);
         }
     }
@@ -456,6 +467,38 @@ abstract class ProtocolsTestBase {
             try (AjpClient ajp = new AjpClient(ajpPort(side), secret)) {
                 assertEquals(403, ajp.get("/samples/size?kb=1").status(), side + ": secret " + secret);
             }
+        }
+    }
+
+    /**
+     * HTTPS with {@code <SSLHostConfig>} as operators configure it, on stock NIO and ours: over HTTP/1.1 and over
+     * HTTP/2 chosen by ALPN, a 100 KB response and a 1 MB body echoed, and a docs page larger than the socket buffers.
+     */
+    @ParameterizedTest
+    @EnumSource(Side.class)
+    @Order(6)
+    void httpsServesHttp11AndHttp2ByAlpn(Side side) throws Exception {
+        int port = side == Side.OURS ? tomcat.hybridTlsPort : tomcat.nioTlsPort;
+        byte[] body = new byte[1 << 20];
+        new Random(23).nextBytes(body);
+        byte[] changelog = Files.readAllBytes(tomcat.home.resolve("webapps/docs/changelog.html"));
+        for (HttpClient.Version version : HttpClient.Version.values()) {
+            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).version(version)
+                    .sslContext(tls.clientContext(null)).build();
+            URI base = URI.create("https://localhost:" + port);
+            HttpResponse<byte[]> size = client.send(request(base.resolve("/samples/size?kb=100")),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            assertEquals(200, size.statusCode(), side + " " + version);
+            assertEquals(version, size.version(), side + ": ALPN did not give " + version);
+            assertEquals(102400, size.body().length, side + " " + version);
+            HttpResponse<byte[]> echo = client.send(HttpRequest.newBuilder(base.resolve("/samples/echo"))
+                    .timeout(Duration.ofSeconds(TIMEOUT_SECONDS)).POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                    .build(), HttpResponse.BodyHandlers.ofByteArray());
+            assertEquals(200, echo.statusCode(), side + " " + version);
+            assertArrayEquals(body, echo.body(), side + " " + version + ": the 1 MB echo differs");
+            HttpResponse<byte[]> docs = client.send(request(base.resolve("/docs/changelog.html")),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            assertArrayEquals(changelog, docs.body(), side + " " + version + ": changelog.html differs");
         }
     }
 

@@ -44,6 +44,9 @@ final class TomcatDistribution {
     /** Free ports for two more connectors (AJP) that a test's own server.xml may use; the example does not. */
     final int hybridAjpPort;
     final int nioAjpPort;
+    /** Free ports for two TLS connectors that a test's own server.xml may use; the example does not. */
+    final int hybridTlsPort;
+    final int nioTlsPort;
     private Process process;
     private Thread killOnExit;
 
@@ -59,12 +62,14 @@ final class TomcatDistribution {
             throw new IllegalStateException("distribution not unpacked at " + home);
         }
         this.base = base == null ? home : base;
-        int[] ports = freePorts(5);
+        int[] ports = freePorts(7);
         this.shutdownPort = ports[0];
         this.hybridPort = ports[1];
         this.nioPort = ports[2];
         this.hybridAjpPort = ports[3];
         this.nioAjpPort = ports[4];
+        this.hybridTlsPort = ports[5];
+        this.nioTlsPort = ports[6];
     }
 
     /** The connector's name as Tomcat logs it, e.g. {@code "http-hybrid-8080"}. */
