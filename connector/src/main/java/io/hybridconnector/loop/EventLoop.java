@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
+import io.hybridconnector.classify.ThreadTimes;
 import io.hybridconnector.loop.HandOffPolicy.Decision;
 import io.hybridconnector.loop.HandOffPolicy.Moment;
 
@@ -96,6 +97,14 @@ public final class EventLoop {
     private int waitingAtRunStart;
     private volatile LoopThread leader;
     private volatile long leaderlessSinceNanos;
+    /**
+     * When a run last held this loop for {@link HandOffPolicy#MIN_LIMIT_NANOS} or more, or was moved away; 0: never.
+     * Written by the leader as such a run ends and by the detector as it moves one; read by the detector, which looks
+     * at each run's share of the budget only while this is recent ({@link StallDetector}).
+     */
+    private volatile long lastLongRunNanos;
+    /** Collection milliseconds when the leader last saw a long run: a run stretched by a collection is not long. */
+    private long gcMillisAtLongRun = -1;
     private volatile boolean running = true;
 
     private final AtomicInteger connectionCount = new AtomicInteger();
@@ -453,9 +462,39 @@ public final class EventLoop {
     public boolean endRun(long seq) {
         if (runSeq.compareAndSet(seq, seq + 1)) {
             current = null;
+            if (handOffs) {
+                long now = System.nanoTime();
+                if (now - runStartNanos >= HandOffPolicy.MIN_LIMIT_NANOS) {
+                    noteLongRun(now);
+                }
+            }
             return true;
         }
         return false;
+    }
+
+    /**
+     * A run held the loop for the least limit or more (rare: the fast path only compares): from now on the detector
+     * looks at each run when it reaches its share of the budget, for a while. Not when a collection ran since the
+     * last such run: a pause stretches every run it falls in, and a young collection comes every second or two at
+     * high request rates. Leader only.
+     */
+    private void noteLongRun(long now) {
+        long gc = ThreadTimes.gcMillis();
+        if (gc == gcMillisAtLongRun) {
+            lastLongRunNanos = now;
+        }
+        gcMillisAtLongRun = gc;
+    }
+
+    /** @return when a run last held this loop for the least limit or more, or was moved away; 0: never */
+    long lastLongRunNanos() {
+        return lastLongRunNanos;
+    }
+
+    /** The detector moved a run that held this loop past its limit. Detector only. */
+    void movedLongRun(long now) {
+        lastLongRunNanos = now;
     }
 
     /**

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -86,6 +87,56 @@ class EventLoopFairnessTest {
             System.out.println("sample WARN: " + message);
             assertTrue(message.contains("GET /report") && message.contains("LoopFixture.spin"), message);
         }
+    }
+
+    /**
+     * While every run is short, the detector looks once per budget, not once per share: forty connections ready again
+     * as each 50 us run ends keep the loop busy with up to 39 ready behind each run (the share of most: the 1 ms
+     * floor), and a look at each share found the run it waited for long over (the main job's 10 KB requests at c=100:
+     * 1,000 wake-ups a second, 0.06 context switches per request on the detector alone, as many on the leader it
+     * preempted).
+     */
+    @Test
+    void whileEveryRunIsShortTheDetectorLooksOncePerBudget() throws Exception {
+        try (LoopFixture f = new LoopFixture(BUDGET_MILLIS, -1)) {
+            AtomicBoolean going = new AtomicBoolean(true);
+            List<Connection> busy = busyConnections(f, 40, going);
+            Thread.sleep(300);
+            long looksBefore = f.detector.looks();
+            long runsBefore = f.counters.getInlineRuns();
+            long from = System.nanoTime();
+            Thread.sleep(1000);
+            long looks = f.detector.looks() - looksBefore;
+            long runs = f.counters.getInlineRuns() - runsBefore;
+            double seconds = (System.nanoTime() - from) / 1e9;
+            going.set(false);
+            assertTrue(runs > 2000, "the loop ran only " + runs + " runs: not busy");
+            double perSecond = looks / seconds;
+            System.out.printf("detector: %.0f looks a second over %d short runs%n", perSecond, runs);
+            // One per budget is 200 a second; twice that leaves room for a collection or a late wake-up.
+            assertTrue(perSecond <= 2 * 1000.0 / BUDGET_MILLIS, perSecond + " looks a second for " + busy.size()
+                    + " connections of short runs");
+            assertEquals(0, f.counters.getHandOffs(), "hand-offs of short runs");
+        }
+    }
+
+    /** Connections whose 50 us run makes them ready again while {@code going}. */
+    private static List<Connection> busyConnections(LoopFixture f, int n, AtomicBoolean going) throws Exception {
+        List<Connection> busy = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Connection[] self = new Connection[1];
+            self[0] = f.connect("busy-" + i, () -> {
+                LoopFixture.spinNanos(TimeUnit.MICROSECONDS.toNanos(50));
+                if (going.get()) {
+                    self[0].readyQuietly();
+                }
+            });
+            busy.add(self[0]);
+        }
+        for (Connection c : busy) {
+            c.ready();
+        }
+        return busy;
     }
 
     /** Makes a heavy connection ready, then a light one; returns how long the light one waited for its run. */
