@@ -83,6 +83,12 @@ public final class StallDetector implements Runnable {
     private int warningsHeldBack;
     /** Passes over the loops so far: the detector's wake-ups. Written by the detector only. */
     private volatile long looks;
+    /**
+     * When the detector's timed sleep should end; a look that comes later than this by more than a budget was stopped
+     * (a collection's pause, a safepoint) or starved of a CPU, and every run it looks at may have been as well. Detector
+     * only; {@link Long#MAX_VALUE} after an untimed park.
+     */
+    private long wakeDueNanos = Long.MAX_VALUE;
     private volatile boolean sleeping;
     private volatile boolean stopped;
     private volatile Thread thread;
@@ -156,11 +162,12 @@ public final class StallDetector implements Runnable {
         while (!stopped) {
             looks++;
             long now = System.nanoTime();
+            boolean late = wakeDueNanos != Long.MAX_VALUE && now - wakeDueNanos > budgetNanos;
             long sleep = budgetNanos;
             boolean anyRun = false;
             EventLoop[] all = loops;
             for (int i = 0; i < all.length; i++) {
-                long again = look(all[i], i, now);
+                long again = look(all[i], i, now, late);
                 if (again >= 0) {
                     anyRun = true;
                     sleep = Math.min(sleep, again);
@@ -178,11 +185,14 @@ public final class StallDetector implements Runnable {
             if (anyRun) {
                 quietLooks = 0;
             } else if (++quietLooks >= QUIET_LOOKS_BEFORE_PARKING) {
+                wakeDueNanos = Long.MAX_VALUE;
                 parkUntilActivity();
                 quietLooks = 0;
                 continue;
             }
-            LockSupport.parkNanos(this, Math.max(sleep, MIN_SLEEP_NANOS));
+            long nap = Math.max(sleep, MIN_SLEEP_NANOS);
+            wakeDueNanos = System.nanoTime() + nap;
+            LockSupport.parkNanos(this, nap);
         }
     }
 
@@ -224,7 +234,7 @@ public final class StallDetector implements Runnable {
      *
      * @return nanoseconds until this loop's run should be looked at again, or -1 if no run holds the loop now
      */
-    private long look(EventLoop loop, int index, long now) {
+    private long look(EventLoop loop, int index, long now, boolean late) {
         warnIfLeaderless(loop, index, now);
         long seq = loop.runSeq();
         if ((seq & 1) == 0 || (seq & EventLoop.HANDED_OFF) != 0) {
@@ -237,12 +247,13 @@ public final class StallDetector implements Runnable {
             return 0; // the run changed while we read it: look again soon
         }
         long age = Math.max(0, now - start);
-        if (firstLookSeq[index] != seq) {
+        if (firstLookSeq[index] != seq || late) {
+            // A late look watches the run afresh: what it did while the detector was stopped is not known.
             firstLookSeq[index] = seq;
             firstLookNanos[index] = now;
             firstLookCpuNanos[index] = ThreadTimes.cpuNanosOf(leader);
         }
-        Activity activity = activityOf(leader, index, age, limit, now);
+        Activity activity = activityOf(leader, index, age, limit, now, late);
         // Read racily, as the run's other fields: a stale answer delays a move by one look.
         LoopChannel channel = loop.currentChannel();
         boolean ownWriteWaits = channel != null && channel.writeWaitsForLoop();
@@ -269,10 +280,17 @@ public final class StallDetector implements Runnable {
         return now - loop.lastLongRunNanos() < WATCHFUL_NANOS ? limit - age : budgetNanos - age;
     }
 
-    private Activity activityOf(LoopThread leader, int index, long age, long limit, long now) {
+    private Activity activityOf(LoopThread leader, int index, long age, long limit, long now, boolean late) {
         Thread.State state = leader.getState();
         if (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING || state == Thread.State.BLOCKED) {
             return Activity.WAITING_IN_JAVA;
+        }
+        if (late && age >= limit) {
+            // The detector was stopped for over a budget: by a collection's pause or a safepoint, which stopped the
+            // run too (a run as old as the pause, with a fraction of a millisecond of CPU, looked starved and was
+            // moved, one or two moves per young collection behind 100 KB responses), or by a CPU it waited for. A
+            // leader seen in the kernel now may be still waking from that pause. Look again in half a share.
+            return Activity.JUST_SEEN;
         }
         if (age < limit) {
             return Activity.RUNNING; // not old enough to move: spare the system calls below

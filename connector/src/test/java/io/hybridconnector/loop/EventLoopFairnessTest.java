@@ -7,11 +7,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
+import io.hybridconnector.classify.ThreadTimes;
 import io.hybridconnector.loop.HandOffPolicy.Decision;
 import io.hybridconnector.loop.LoopFixture.Connection;
 
@@ -118,6 +120,75 @@ class EventLoopFairnessTest {
                     + " connections of short runs");
             assertEquals(0, f.counters.getHandOffs(), "hand-offs of short runs");
         }
+    }
+
+    /**
+     * A collection that stops every thread during a run is not the run holding its loop. Three times: the detector,
+     * parked on an idle loop, is woken by the run's start and looks at it at once; then a full collection with 64 MB
+     * live stops everything; the run ends 1 ms after it, beside another ready connection. Before the detector left pauses out, its
+     * next look saw a run as old as the pause that had used a fraction of a millisecond of CPU, and moved it as starved:
+     * behind 100 KB responses at c=100 on one core, one or two such moves per young collection (19 ms each), each
+     * leaving two threads to share the CPU.
+     */
+    @Test
+    void aCollectionPauseInsideARunDoesNotMoveTheLoop() throws Exception {
+        try (LoopFixture f = new LoopFixture(BUDGET_MILLIS, -1)) {
+            AtomicInteger started = new AtomicInteger();
+            AtomicInteger ended = new AtomicInteger();
+            AtomicBoolean collected = new AtomicBoolean();
+            Connection paused = f.connect("paused", () -> {
+                started.incrementAndGet();
+                while (!collected.get()) {
+                    Thread.onSpinWait();
+                }
+                LoopFixture.spin(1);
+                ended.incrementAndGet();
+            });
+            Connection light = f.connect("light", () -> { });
+            List<byte[]> live = new ArrayList<>();
+            for (int i = 0; i < 1 << 20; i++) {
+                live.add(new byte[48]);
+            }
+            long shortest = Long.MAX_VALUE;
+            for (int round = 1; round <= 3; round++) {
+                awaitParked(f);
+                collected.set(false);
+                long looks = f.detector.looks();
+                paused.ready();
+                awaitCount(started, round, "the run did not start");
+                light.ready(); // not in the run's batch: the run's share is the whole budget
+                while (f.detector.looks() == looks) {
+                    Thread.onSpinWait(); // woken by the run's start, the detector looks at it now
+                }
+                long pausedBefore = ThreadTimes.gcMillis();
+                System.gc();
+                shortest = Math.min(shortest, ThreadTimes.gcMillis() - pausedBefore);
+                collected.set(true);
+                awaitCount(ended, round, "the run did not end");
+            }
+            System.out.println("collection pauses of " + shortest + " ms or more over " + live.size() + " live arrays");
+            assertTrue(shortest > BUDGET_MILLIS, "a collection paused " + shortest + " ms, not past the budget");
+            assertEquals(0, f.counters.getHandOffs(), "hand-offs of runs stretched by a collection: "
+                    + f.counters.getHandOffs(Decision.STARVED) + " starved");
+        }
+    }
+
+    private static void awaitCount(AtomicInteger count, int expected, String failure) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (count.get() < expected) {
+            assertTrue(System.nanoTime() < until, failure);
+            Thread.sleep(1);
+        }
+    }
+
+    /** Waits until the detector of an idle loop has parked: its looks stop. */
+    private static void awaitParked(LoopFixture f) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long looks;
+        do {
+            looks = f.detector.looks();
+            Thread.sleep(4 * BUDGET_MILLIS);
+        } while (f.detector.looks() != looks && System.nanoTime() < until);
     }
 
     /** Connections whose 50 us run makes them ready again while {@code going}. */
