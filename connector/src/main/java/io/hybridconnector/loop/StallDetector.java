@@ -85,8 +85,8 @@ public final class StallDetector implements Runnable {
     private volatile long looks;
     /**
      * When the detector's timed sleep should end; a look that comes later than this by more than a budget was stopped
-     * (a collection's pause, a safepoint) or starved of a CPU, and every run it looks at may have been as well. Detector
-     * only; {@link Long#MAX_VALUE} after an untimed park.
+     * (a collection's pause, a safepoint) or starved of a CPU, and every run it looks at may have been as well.
+     * Detector only; {@link Long#MAX_VALUE} after an untimed park.
      */
     private long wakeDueNanos = Long.MAX_VALUE;
     private volatile boolean sleeping;

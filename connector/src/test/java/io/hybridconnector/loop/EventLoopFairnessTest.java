@@ -125,10 +125,10 @@ class EventLoopFairnessTest {
     /**
      * A collection that stops every thread during a run is not the run holding its loop. Three times: the detector,
      * parked on an idle loop, is woken by the run's start and looks at it at once; then a full collection with 64 MB
-     * live stops everything; the run ends 1 ms after it, beside another ready connection. Before the detector left pauses out, its
-     * next look saw a run as old as the pause that had used a fraction of a millisecond of CPU, and moved it as starved:
-     * behind 100 KB responses at c=100 on one core, one or two such moves per young collection (19 ms each), each
-     * leaving two threads to share the CPU.
+     * live stops everything; the run ends 1 ms after it, beside another ready connection. Before a look that came late
+     * decided nothing, the detector's next look saw a run as old as the pause that had used a fraction of a
+     * millisecond of CPU, and moved it as starved: behind 100 KB responses at c=100 on one core, one or two such moves
+     * per young collection (19 ms each), each leaving two threads to share the CPU.
      */
     @Test
     void aCollectionPauseInsideARunDoesNotMoveTheLoop() throws Exception {
