@@ -99,8 +99,8 @@ abstract class ConnectionIo extends TomcatSocketWrapper implements LoopChannel {
     /** Lock: the thread running the handler, while it runs. */
     Thread processingThread;
 
-    /** The loop's round in which it last served this connection. Leader only. */
-    private long servedRound;
+    /** The number of the loop's service that last served this connection. Leader only. */
+    private long servedAs;
     /** Lock: interest registered by the handler during the current run, applied when the run ends. */
     int requestedOps;
     /**
@@ -378,13 +378,13 @@ abstract class ConnectionIo extends TomcatSocketWrapper implements LoopChannel {
     }
 
     @Override
-    public long servedRound() {
-        return servedRound;
+    public long servedAs() {
+        return servedAs;
     }
 
     @Override
-    public void servedRound(long round) {
-        servedRound = round;
+    public void servedAs(long service) {
+        servedAs = service;
     }
 
     /** The request this connection runs, as a log line names it: method, URI and query, and the client. */

@@ -177,12 +177,12 @@ final class LoopAcceptor implements LoopChannel {
     }
 
     @Override
-    public long servedRound() {
+    public long servedAs() {
         return 0; // new connections first: their clients wait longest of all
     }
 
     @Override
-    public void servedRound(long round) {
+    public void servedAs(long service) {
     }
 
     @Override

@@ -119,8 +119,8 @@ public final class EventLoop {
     /** From the end of the select before the last one to the start of the last one: the loop's last round. */
     private long lastRoundNanos;
     private final LoopWaitHistogram waits = new LoopWaitHistogram();
-    /** Selects so far, numbering the rounds that connections were served in (a long: never wraps). Leader only. */
-    private long round;
+    /** Connections served so far, numbering each service for {@link ReadyOrder} (a long: never wraps). Leader only. */
+    private long served;
     private final ReadyOrder readyOrder = new ReadyOrder();
 
     /** Work a loop runs on its leader. */
@@ -260,7 +260,6 @@ public final class EventLoop {
             selector.select(readyCollector, timeout);
         }
         long end = System.nanoTime();
-        round++;
         lastRoundNanos = start - lastSelectEndNanos;
         if (readyOrder.sortIfBackedUp(ready, lastRoundNanos)) {
             counters.reorderedBatches.increment();
@@ -354,7 +353,7 @@ public final class EventLoop {
                 continue;
             }
             LoopChannel channel = (LoopChannel) key.attachment();
-            channel.servedRound(round);
+            channel.servedAs(++served);
             boolean leading;
             try {
                 leading = channel.onReady(key.readyOps());

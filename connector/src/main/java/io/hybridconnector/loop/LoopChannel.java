@@ -70,13 +70,13 @@ public interface LoopChannel {
     void closeOnStop();
 
     /**
-     * The loop's round in which this connection was last served ({@code 0}: never), for {@link ReadyOrder}: under
-     * backlog the loop serves the least recently served first.
+     * The number the loop gave this connection's last service, counting every service of the loop ({@code 0}: never
+     * served), for {@link ReadyOrder}: under backlog the loop serves the least recently served first.
      */
-    long servedRound();
+    long servedAs();
 
-    /** Notes the round in which the loop serves this connection now. Leader only. */
-    void servedRound(long round);
+    /** Notes the number of the loop's service that serves this connection now. Leader only. */
+    void servedAs(long service);
 
     /** @return what this connection is running, for a log line: e.g. {@code "GET /report?year=2026"} */
     default String describeRun() {

@@ -12,7 +12,7 @@ abstract class PipeChannel implements LoopChannel {
 
     final String name;
     final Pipe pipe = Pipe.open();
-    private long servedRound;
+    private long servedAs;
 
     PipeChannel(String name) throws IOException {
         this.name = name;
@@ -43,13 +43,13 @@ abstract class PipeChannel implements LoopChannel {
     }
 
     @Override
-    public long servedRound() {
-        return servedRound;
+    public long servedAs() {
+        return servedAs;
     }
 
     @Override
-    public void servedRound(long round) {
-        servedRound = round;
+    public void servedAs(long service) {
+        servedAs = service;
     }
 
     @Override

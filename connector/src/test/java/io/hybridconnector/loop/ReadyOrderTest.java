@@ -43,6 +43,42 @@ class ReadyOrderTest {
         }
     }
 
+    /**
+     * Two connections served in the same backed-up round come back in the order they were served, not in the
+     * selector's: it re-lists the keys it reported in the order it reported them, and the loop had served them in
+     * another order (least recently served first). Ordered by round, the two tie and the selector's order won, so the
+     * connection whose next request came first waited behind the other.
+     */
+    @Test
+    void connectionsServedInOneRoundComeBackInTheOrderTheyWereServed() throws Exception {
+        try (LoopFixture fixture = new LoopFixture(10_000, -1)) {
+            List<String> served = new CopyOnWriteArrayList<>();
+            Served a = new Served("a", fixture.loop, served);
+            Served b = new Served("b", fixture.loop, served);
+            a.register();
+            b.register();
+            b.send(); // b is served long before a
+            assertTrue(b.done.await(5, TimeUnit.SECONDS), "b served");
+            a.send();
+            assertTrue(a.done.await(5, TimeUnit.SECONDS), "a served");
+            served.clear();
+            // one backed-up round: the selector reports a, b (their readiness order); least recently served is b
+            b.whenServed = b::send; // b's next request arrives while b runs, a's only after
+            a.whenServed = a::send;
+            holdTheLoopWhile(fixture.loop, () -> {
+                a.send();
+                b.send();
+                LoopFixture.spin(ReadyOrder.BACKED_UP_ROUND_NANOS / 1_000_000 + 5);
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (served.size() < 4 && System.nanoTime() < deadline) {
+                TimeUnit.MILLISECONDS.sleep(1);
+            }
+            // the next round finds both ready again, listed a, b by the selector; b's request came first
+            assertEquals(List.of("b", "a", "b", "a"), served);
+        }
+    }
+
     @Test
     void connectionsWhoseLastRunWaitedOffTheLoopAreServedAheadOfTheBatch() throws Exception {
         try (LoopFixture fixture = new LoopFixture(10_000, -1)) {
