@@ -21,8 +21,9 @@ import java.util.Comparator;
  * Least recently served is by service, not by round: connections served in the same round are ordered as they were
  * served, not as the selector reports them (which is the order it reported them in the round before, whatever order
  * the loop then served them in). Under closed-loop clients a connection served earlier sends its next request earlier,
- * so this is arrival order as near as the loop can tell without reading. Ordered by round (ties in the selector's
- * order), the overload's p99 was 1.34x stock's; by service, 1.11x (the results README of the change).
+ * so this is arrival order as near as the loop can tell without reading. Measured on the reliability suite's overload,
+ * 3 runs each: ordered by round (ties in the selector's order), ours' p99 was 2.03x its p50 and 1.20x stock's p99; by
+ * service, 1.64x and 1.12x ({@code bench/reliability/results/2026-12-02-served-order}).
  * <p>
  * Only a batch that followed a long round is sorted (the round's length is measured anyway around the select), so the
  * fast path pays nothing but the one {@code long} each connection carries (never wrapping) and one increment per
