@@ -2,8 +2,11 @@ package io.hybridconnector;
 
 import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.classify.RequestClassifier.RequestClass;
+import java.util.function.LongSupplier;
+
 import io.hybridconnector.classify.ThreadTimes;
 import io.hybridconnector.loop.EventLoop;
+import io.hybridconnector.loop.HandOffPolicy;
 import io.hybridconnector.loop.HandOffPolicy.Decision;
 import io.hybridconnector.loop.LoopThread;
 
@@ -36,10 +39,13 @@ final class BlockPredictingAdapter implements Adapter {
 
     private final Adapter delegate;
     private final RequestClassifier classifier;
+    /** The hand-off budget ({@code blockedHandOffMillis}) in nanoseconds, read where no loop gives it. */
+    private final LongSupplier budgetNanos;
 
-    BlockPredictingAdapter(Adapter delegate, RequestClassifier classifier) {
+    BlockPredictingAdapter(Adapter delegate, RequestClassifier classifier, LongSupplier budgetNanos) {
         this.delegate = delegate;
         this.classifier = classifier;
+        this.budgetNanos = budgetNanos;
     }
 
     @Override
@@ -131,7 +137,13 @@ final class BlockPredictingAdapter implements Adapter {
             throws Exception {
         // A class predicted by its path's (a query seen for the first time) is always measured: its own first run
         // decides from then on whether it hands off, so a light query of a heavy path does not go on handing off.
-        boolean sampled = !known.hasRun() || LoopThread.sampleThisRun(PREDICTED_SAMPLE_EVERY);
+        servicePredicted(known, budgetNanos, longCpuNanos, !known.hasRun() ||
+                LoopThread.sampleThisRun(PREDICTED_SAMPLE_EVERY), req, res);
+    }
+
+    /** @param sampled whether a short run is judged too (it waited, or not), not only one past half the budget */
+    private void servicePredicted(RequestClass known, long budgetNanos, long longCpuNanos, boolean sampled,
+            Request req, Response res) throws Exception {
         long gc0 = ThreadTimes.gcMillis();
         long cpu0 = ThreadTimes.cpuNanos();
         long notBlocked0 = ThreadTimes.notBlockedNanos();
@@ -160,8 +172,21 @@ final class BlockPredictingAdapter implements Adapter {
     /**
      * A request away from any loop's leader. If the classifier knows its class computes, its thread is marked as
      * computing while it runs; otherwise it runs as it is. One volatile read while no class held a loop.
+     * <p>
+     * On the operator's executor (no connector thread), a request of a class known to block is timed and judged as a
+     * predicted run is, every run: the scheduler sends such requests there before they reach a loop, so no other run
+     * would ever show that the class became short, and two blocks in a row (a fresh application's first requests
+     * waiting for one class initialisation) would keep its path off the loops for good. It counts as long if it
+     * computed the least limit the detector ever moves a run at, or waited most of half the budget or more.
      */
     private void serviceOffLoop(Request req, Response res) throws Exception {
+        if (classifier.anyBlocking() && LoopThread.current() == null) {
+            RequestClass known = classifier.lookup(req);
+            if (known != null && known.predictBlocking()) {
+                servicePredicted(known, budgetNanos.getAsLong(), HandOffPolicy.MIN_LIMIT_NANOS, true, req, res);
+                return;
+            }
+        }
         RequestClass known = classifier.anyBlocking() && LoopThread.current() != null ? classifier.lookup(req) : null;
         if (known == null || known.computedNanos() <= 0) {
             delegate.service(req, res);

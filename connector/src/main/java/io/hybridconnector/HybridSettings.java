@@ -3,6 +3,7 @@ package io.hybridconnector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 
 import javax.management.JMException;
 
@@ -177,7 +178,8 @@ final class HybridSettings {
     BlockPredictingAdapter adapterFor(Adapter catalina) {
         BlockPredictingAdapter a = adapter;
         if (a == null) {
-            a = new BlockPredictingAdapter(catalina, endpoint.classifier());
+            a = new BlockPredictingAdapter(catalina, endpoint.classifier(),
+                    () -> TimeUnit.MILLISECONDS.toNanos(endpoint.getBlockedHandOffMillis()));
             adapter = a;
         }
         return a;

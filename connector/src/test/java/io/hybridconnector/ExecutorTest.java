@@ -74,6 +74,38 @@ class ExecutorTest {
     }
 
     /**
+     * A path whose first requests wait and whose later ones do not comes back to the loops although its requests run on
+     * the operator's executor once learnt: each of those runs is judged there. Before, nothing judged them, and the
+     * path stayed on the executor for good after two blocks (40 of 40 later requests ran there). Stock NIO runs
+     * every request on the executor; ours keeps the later ones inline once the path turned short.
+     */
+    @Test
+    void aPathThatStopsBlockingComesBackFromTheOperatorsExecutor() throws Exception {
+        for (String protocol : new String[] { NIO, HYBRID }) {
+            ExecutorService executor = namedPool();
+            TestServer.ColdStartServlet.slowLeft.set(3);
+            try (TestServer server = TestServer.withExecutor(protocol, executor)) {
+                List<String> threads = new ArrayList<>();
+                for (int i = 0; i < 43; i++) {
+                    try (Socket s = server.connect()) { // a new connection each: only the path's class decides
+                        threads.add(TestServer.get(s, "/cold").text());
+                    }
+                }
+                List<String> later = threads.subList(13, 43);
+                if (protocol.equals(NIO)) {
+                    later.forEach(t -> assertTrue(t.startsWith(PREFIX), "stock NIO ran a request on " + t));
+                } else {
+                    later.forEach(t -> assertFalse(t.startsWith(PREFIX), "still on the executor: " + threads));
+                }
+            } finally {
+                TestServer.ColdStartServlet.slowLeft.set(0);
+                executor.shutdownNow();
+                assertTrue(executor.awaitTermination(5, TimeUnit.SECONDS));
+            }
+        }
+    }
+
+    /**
      * Operators' case (issue 39, item 3): a burst of blocking requests on new connections, as a browser page or a
      * client pool makes them, runs on the operator's executor, its size bounding them and its active count counting
      * them, on ours as on stock, once the requests' class is known to block. It becomes known while the first two

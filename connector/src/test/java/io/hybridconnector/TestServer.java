@@ -87,6 +87,7 @@ final class TestServer implements AutoCloseable {
             add(ctx, "upstream", new UpstreamServlet(), "/upstream");
             add(ctx, "compute", new ComputeServlet(), "/compute");
             add(ctx, "trickle", new TrickleServlet(), "/trickle");
+            add(ctx, "cold", new ColdStartServlet(), "/cold");
             Tomcat.addServlet(ctx, "async", new AsyncServlet()).setAsyncSupported(true);
             Tomcat.addServlet(ctx, "nbecho", new NonBlockingEchoServlet()).setAsyncSupported(true);
             ctx.addServletMappingDecoded("/nbecho", "nbecho");
@@ -321,6 +322,28 @@ final class TestServer implements AutoCloseable {
     }
 
     /** Reports the thread and the frames beneath the servlet. */
+    /**
+     * Sleeps 30 ms while {@link #slowLeft} is above zero (counting it down), then answers at once: a path whose first
+     * requests wait (a cold cache, a class initialisation) and whose later ones do not. Answers its thread's name.
+     */
+    static final class ColdStartServlet extends HttpServlet {
+        static final AtomicInteger slowLeft = new AtomicInteger();
+
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            if (slowLeft.getAndDecrement() > 0) {
+                try {
+                    Thread.sleep(30);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            byte[] body = Thread.currentThread().getName().getBytes(StandardCharsets.US_ASCII);
+            resp.setContentLength(body.length);
+            resp.getOutputStream().write(body);
+        }
+    }
+
     static final class ThreadServlet extends HttpServlet {
         @Override
         protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {

@@ -80,7 +80,7 @@ public final class HandOffPolicy {
      * hand-off costs the others more than the run does (a thread switch and a cold cache), and the detector would
      * wake more often than the timer tick of common kernels.
      */
-    static final long MIN_LIMIT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    public static final long MIN_LIMIT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final long budgetNanos;
 
