@@ -1,9 +1,9 @@
 package io.hybridconnector;
 
-import io.hybridconnector.classify.RequestClassifier;
-import io.hybridconnector.classify.RequestClassifier.RequestClass;
 import java.util.function.LongSupplier;
 
+import io.hybridconnector.classify.RequestClassifier;
+import io.hybridconnector.classify.RequestClassifier.RequestClass;
 import io.hybridconnector.classify.ThreadTimes;
 import io.hybridconnector.loop.EventLoop;
 import io.hybridconnector.loop.HandOffPolicy;
