@@ -180,15 +180,13 @@ final class BlockPredictingAdapter implements Adapter {
      * computed the least limit the detector ever moves a run at, or waited most of half the budget or more.
      */
     private void serviceOffLoop(Request req, Response res) throws Exception {
-        if (classifier.anyBlocking() && LoopThread.current() == null) {
-            RequestClass known = classifier.lookup(req);
-            if (known != null && known.predictBlocking()) {
-                servicePredicted(known, budgetNanos.getAsLong(), HandOffPolicy.MIN_LIMIT_NANOS, true, req, res);
-                return;
-            }
+        RequestClass known = classifier.anyBlocking() ? classifier.lookup(req) : null;
+        boolean connectorThread = LoopThread.current() != null;
+        if (!connectorThread && known != null && known.predictBlocking()) {
+            servicePredicted(known, budgetNanos.getAsLong(), HandOffPolicy.MIN_LIMIT_NANOS, true, req, res);
+            return;
         }
-        RequestClass known = classifier.anyBlocking() && LoopThread.current() != null ? classifier.lookup(req) : null;
-        if (known == null || known.computedNanos() <= 0) {
+        if (!connectorThread || known == null || known.computedNanos() <= 0) {
             delegate.service(req, res);
             return;
         }
