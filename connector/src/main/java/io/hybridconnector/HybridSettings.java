@@ -91,10 +91,10 @@ final class HybridSettings {
         } else if (m.equalsIgnoreCase("off")) {
             endpoint.setTimeSlicingEnabled(false);
         } else {
-            reject("timeSlicing=\"" + mode + "\": accepted values are off (default: loops serve inline, a request " +
-                    "that holds its loop past its share of blockedHandOffMillis gives the loop away) and auto (while " +
-                    "as many requests as there are CPUs compute beside the loops, ready connections are served on " +
-                    "pool threads, as stock NIO serves them)");
+            reject("timeSlicing=\"" + mode + "\": accepted values are auto (default: while as many requests as " +
+                    "there are CPUs compute beside the loops, ready connections are served on pool threads, as stock " +
+                    "NIO serves them) and off (loops serve inline, a request that holds its loop past its share of " +
+                    "blockedHandOffMillis gives the loop away)");
         }
     }
 

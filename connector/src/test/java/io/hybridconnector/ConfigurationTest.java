@@ -87,7 +87,7 @@ class ConfigurationTest {
             "writeStrategy, fast, 'hybrid (default), direct, spin'",
             "threadModel, bio, 'hybrid (default), reactor, single, sync'",
             "acceptMode, poller, 'loops (default'",
-            "timeSlicing, on, 'off (default'",
+            "timeSlicing, on, 'auto (default'",
             "writeBehindLimit, 100, 8192 to 67108864",
             "requestReadTimeout, 10, -1 (no limit) or 1000 to 3600000",
             "minRequestDataRate, 0, -1 (none) or 1 and more",

@@ -13,10 +13,10 @@ import io.hybridconnector.loop.LoopCounters;
 import org.junit.jupiter.api.Test;
 
 /**
- * Time slicing ({@code timeSlicing="auto"}; the default is {@code off}), through real sockets on a one-loop server: while as many
- * requests as there are CPUs compute off the loop, the loop serves its other connections on pool threads (they get CPU time per thread, as on
- * stock NIO); once nothing computes, the fast path is back (no thread switch). Requests that sleep do not switch it
- * on, and {@code timeSlicing="off"}, the default, never does.
+ * Time slicing ({@code timeSlicing="auto"}, the default), through real sockets on a one-loop server: while as many
+ * requests as there are CPUs compute off the loop, the loop serves its other connections on pool threads (they get
+ * CPU time per thread, as on stock NIO); once nothing computes, the fast path is back (no thread switch). Requests that
+ * sleep do not switch it on, and {@code timeSlicing="off"} never does.
  */
 class TimeSlicingTest {
 
@@ -63,8 +63,15 @@ class TimeSlicingTest {
     }
 
     @Test
-    void offIsTheDefault() throws Exception {
-        offIsInline(new TestServer(HYBRID, "loops", "1"));
+    void autoIsTheDefault() throws Exception {
+        try (TestServer server = new TestServer(HYBRID, "loops", "1"); Socket light = server.connect()) {
+            Socket[] heavy = connect(server);
+            warmUp(heavy, light, "/compute?ms=1");
+            LoopCounters c = server.hybrid().counters();
+            c.reset();
+            assertTrue(lightRequestsBeside(c, heavy, light, "/compute?ms=600") > 0,
+                    "no light request was served on a pool thread beside " + HEAVY + " computing ones");
+        }
     }
 
     private static void offIsInline(TestServer started) throws Exception {

@@ -43,12 +43,12 @@ public abstract class EndpointSettings extends AbstractEndpoint<SocketChannel,So
     /** The executor the operator gave ({@link #setExecutor}); {@code null}: none. Any thread (volatile). */
     volatile Executor externalExecutor;
     /**
-     * {@code timeSlicing="off"} (default): loops serve inline, a run holding its loop at most its share of the budget.
-     * Measured against {@code auto} on the quick fairness map (2026-11-28, quiet machine): 14 and 18 of 28 cells
-     * within issue 38's bounds in two runs, against 9 (bench/fairness-map/results/2026-11-28-quick-inline-default and
-     * -quick-final).
+     * {@code timeSlicing="auto"} (default): while as many requests as there are CPUs compute beside the loops, ready
+     * connections are taken in turn by pool threads, short ones first ({@code LoopThreadPool.executeInTurn}). Measured
+     * on the quick fairness map in one session (2026-12-06): 25 of 28 cells within issue 38's bounds, {@code off}
+     * (inline) 21 (bench/fairness-map/results/2026-12-06-slicing-in-turn).
      */
-    boolean timeSlicingEnabled;
+    boolean timeSlicingEnabled = true;
     ThreadModel threadModel = ThreadModel.HYBRID;
     WriteStrategy writeStrategy = WriteStrategy.HYBRID;
     /**

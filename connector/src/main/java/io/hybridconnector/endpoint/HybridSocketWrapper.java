@@ -55,6 +55,8 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
     private boolean lastRunLeftLoop;
     /** Lock: the previous request waited off its loop, or ran on the executor ({@link #lastRunWaitedOffLoop}). */
     private boolean lastRunWaitedOffLoop;
+    /** Lock: {@link #lastLongRunNanos}. */
+    private long lastLongRunNanos;
 
     /** The protocol is HTTP/1.1: new requests are held on the loop until they can run ({@link RequestReadAhead}). */
     private final boolean readAhead;
@@ -362,7 +364,9 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
             long start = System.nanoTime();
             SocketState state = runHandler(event);
             // Still long (it waited or computed for half the budget): the next request starts here too.
-            lastRunLeftLoop = System.nanoTime() - start >= loop.handOffBudgetNanos() / 2;
+            long ran = System.nanoTime() - start;
+            lastRunLeftLoop = ran >= loop.handOffBudgetNanos() / 2;
+            lastLongRunNanos = lastRunLeftLoop ? ran : 0;
             lastRunWaitedOffLoop = lastRunLeftLoop; // its next start is a dispatch: the loop does not move
             afterRun(state, consumed, false);
         } finally {
@@ -385,6 +389,11 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
     @Override
     public boolean lastRunLeftLoop() {
         return lastRunLeftLoop;
+    }
+
+    @Override
+    public long lastLongRunNanos() {
+        return lastLongRunNanos;
     }
 
     @Override
@@ -471,6 +480,7 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
             leading = loop.endRun(seq);
             lastRunLeftLoop = !leading;
             lastRunWaitedOffLoop = !leading && LoopThread.lastRunWaited();
+            lastLongRunNanos = leading ? 0 : loop.handOffBudgetNanos(); // it held the loop its share at least
             afterRun(state, consumed, leading);
         } finally {
             unlockAndResume();

@@ -15,9 +15,10 @@ import io.hybridconnector.classify.ThreadTimes;
  * together get one (k+1)-th of the CPU, where on stock NIO each of their requests runs on a worker of its own, and a
  * worker that just woke is scheduled ahead of the threads that ran long. The connector changes no thread's priority
  * (a thread a servlet starts would inherit it), so the one fair answer is stock's: while the computing requests
- * leave no CPU to the loops, every ready connection is served on a pool thread of its own, at stock's cost (a wake-up
- * and two switches per request); as soon as fewer compute the loops serve inline again, so that short requests pay
- * nothing for this when there is nothing to be fair to.
+ * leave no CPU to the loops, every ready connection is served on a pool thread, at stock's cost (a wake-up and two
+ * switches per request), taken in turn as stock's workers take requests from their queue, connections whose last
+ * request was short first ({@link LoopThreadPool#executeInTurn}, {@link Turns}); as soon as fewer compute the loops
+ * serve inline again, so that short requests pay nothing for this when there is nothing to be fair to.
  * <p>
  * Decided by the stall detector at each look ({@link #look}), from the pool's threads that work off the loops: one
  * computes if its loop moved because it computed ({@link LoopThread#computesOffLoop}), if it runs a request whose

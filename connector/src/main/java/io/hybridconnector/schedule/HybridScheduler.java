@@ -36,7 +36,9 @@ final class HybridScheduler implements Scheduler {
     public boolean onReady(ScheduledConnection connection, SocketEvent event, int consumed) {
         if (timeSlicing.isOn()) {
             counters.timeSlicedRun();
-            return handToWorker(connection, event, consumed);
+            connection.suspendInterest(consumed);
+            workers.executeInTurn(() -> connection.runOnWorker(event, consumed), connection.lastLongRunNanos());
+            return true;
         }
         if (executorForBlocking && (connection.lastRunLeftLoop() || connection.nextRequestLeavesLoop())) {
             counters.executorRun();

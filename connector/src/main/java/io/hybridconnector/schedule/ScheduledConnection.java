@@ -56,6 +56,13 @@ public interface ScheduledConnection {
     boolean lastRunLeftLoop();
 
     /**
+     * How long the previous request ran if it was long (it left its loop, or took half the budget on a pool thread),
+     * else 0: while the loops serve on pool threads, such a connection waits behind short ones for at most this long
+     * ({@code Turns}). Same writing and reading as {@link #lastRunLeftLoop}.
+     */
+    long lastLongRunNanos();
+
+    /**
      * With an operator's executor: whether the request waiting on this connection is of a class known to block or
      * compute past the budget, read from its request line before Tomcat parses it, so that it starts on the executor
      * rather than on a connector thread it would then hold. The bytes read stay in the connection's read buffer for

@@ -61,6 +61,79 @@ class LoopThreadPoolTest {
     }
 
     /**
+     * Turns ({@link LoopThreadPool#executeInTurn}) in bursts from several threads all run: each woken thread wakes the
+     * next when it starts, and a thread that finishes takes the next turn, so none waits for a wake-up that never comes.
+     */
+    @Test
+    void everyTurnRunsInBurstsFromSeveralThreads() throws Exception {
+        LoopThreadPool pool = new LoopThreadPool("pool-test", 8, true);
+        AtomicInteger ran = new AtomicInteger();
+        int expected = SUBMITTERS * BURSTS * BURST;
+        Thread[] submitters = new Thread[SUBMITTERS];
+        try {
+            for (int s = 0; s < SUBMITTERS; s++) {
+                submitters[s] = new Thread(() -> {
+                    for (int b = 0; b < BURSTS; b++) {
+                        AtomicInteger left = new AtomicInteger(BURST);
+                        for (int i = 0; i < BURST; i++) {
+                            pool.executeInTurn(() -> {
+                                ran.incrementAndGet();
+                                left.decrementAndGet();
+                            }, i % 4 == 0 ? TimeUnit.MILLISECONDS.toNanos(1) : 0);
+                        }
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                        while (left.get() > 0 && System.nanoTime() < deadline) {
+                            Thread.onSpinWait();
+                        }
+                        if (left.get() > 0) {
+                            return;
+                        }
+                    }
+                }, "submitter-" + s);
+                submitters[s].start();
+            }
+            for (Thread t : submitters) {
+                t.join(TimeUnit.SECONDS.toMillis(60));
+            }
+            assertEquals(expected, ran.get(), "turns lost; pool: " + pool.getPoolSize() + " threads, " +
+                    pool.getIdleCount() + " parked");
+            assertTrue(pool.getPoolSize() <= 8);
+        } finally {
+            pool.stop(1000);
+        }
+    }
+
+    /** With its one thread busy, the pool takes the short turns queued meanwhile before the long one queued first. */
+    @Test
+    void aBusyPoolTakesShortTurnsBeforeALongOne() throws Exception {
+        LoopThreadPool pool = new LoopThreadPool("pool-test", 1, true);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        java.util.List<String> order = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(3);
+        try {
+            pool.executeInTurn(() -> {
+                started.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, 0);
+            assertTrue(started.await(10, TimeUnit.SECONDS));
+            pool.executeInTurn(() -> { order.add("long"); done.countDown(); }, TimeUnit.SECONDS.toNanos(60));
+            pool.executeInTurn(() -> { order.add("short1"); done.countDown(); }, 0);
+            pool.executeInTurn(() -> { order.add("short2"); done.countDown(); }, 0);
+            release.countDown();
+            assertTrue(done.await(10, TimeUnit.SECONDS), "ran: " + order);
+            assertEquals(java.util.List.of("short1", "short2", "long"), order);
+        } finally {
+            release.countDown();
+            pool.stop(1000);
+        }
+    }
+
+    /**
      * A task that leaves its thread interrupted (a request that Tomcat's StuckThreadDetectionValve interrupted and
      * that ended without clearing the flag) must not make the parked thread spin: a set interrupt flag makes every
      * {@code parkNanos} return at once, so before, the thread burnt a CPU until its idle timeout (60 s).
