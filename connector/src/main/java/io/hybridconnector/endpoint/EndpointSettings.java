@@ -45,8 +45,8 @@ public abstract class EndpointSettings extends AbstractEndpoint<SocketChannel,So
     /**
      * {@code timeSlicing="auto"} (default): while as many requests as there are CPUs compute beside the loops, ready
      * connections are taken in turn by pool threads, short ones first ({@code LoopThreadPool.executeInTurn}). Measured
-     * on the quick fairness map in one session (2026-12-06): 25 of 28 cells within issue 38's bounds, {@code off}
-     * (inline) 21 (bench/fairness-map/results/2026-12-06-slicing-in-turn).
+     * on the quick fairness map in one session (2026-12-06): 25 and 22 of 28 cells within issue 38's bounds (two runs),
+     * {@code off} (inline) 21 (bench/fairness-map/results/2026-12-06-slicing-in-turn).
      */
     boolean timeSlicingEnabled = true;
     ThreadModel threadModel = ThreadModel.HYBRID;
