@@ -46,16 +46,15 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
 
     /** Decides which thread runs each event (the thread model); one per endpoint start. */
     private final Scheduler scheduler;
-    /**
-     * Lock: the previous request left its loop (it blocked or computed, or its class is known to), so the next one will
-     * most likely leave too: with an executor, it starts there. Written at the end of a run under the lock, read by the
-     * leader when the connection is ready again (after that run gave the connection back); a stale read costs one
-     * misplaced run.
-     */
-    private boolean lastRunLeftLoop;
     /** Lock: the previous request waited off its loop, or ran on the executor ({@link #lastRunWaitedOffLoop}). */
     private boolean lastRunWaitedOffLoop;
-    /** Lock: {@link #lastLongRunNanos}. */
+    /**
+     * Lock: how long the previous request ran if it left its loop (it blocked or computed, or its class is known to),
+     * else 0; so the next one will most likely leave too: with an executor, it starts there ({@link #lastRunLeftLoop}),
+     * and while the loops time-slice it waits behind short ones ({@link #lastLongRunNanos}). Written at the end of a
+     * run under the lock, read by the leader when the connection is ready again (after that run gave the connection
+     * back); a stale read costs one misplaced run.
+     */
     private long lastLongRunNanos;
 
     /** The protocol is HTTP/1.1: new requests are held on the loop until they can run ({@link RequestReadAhead}). */
@@ -365,9 +364,8 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
             SocketState state = runHandler(event);
             // Still long (it waited or computed for half the budget): the next request starts here too.
             long ran = System.nanoTime() - start;
-            lastRunLeftLoop = ran >= loop.handOffBudgetNanos() / 2;
-            lastLongRunNanos = lastRunLeftLoop ? ran : 0;
-            lastRunWaitedOffLoop = lastRunLeftLoop; // its next start is a dispatch: the loop does not move
+            lastLongRunNanos = ran >= loop.handOffBudgetNanos() / 2 ? ran : 0;
+            lastRunWaitedOffLoop = lastLongRunNanos != 0; // its next start is a dispatch: the loop does not move
             afterRun(state, consumed, false);
         } finally {
             unlockAndResume();
@@ -388,7 +386,7 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
 
     @Override
     public boolean lastRunLeftLoop() {
-        return lastRunLeftLoop;
+        return lastLongRunNanos != 0;
     }
 
     @Override
@@ -478,7 +476,6 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
             long seq = loop.beginRun(this);
             SocketState state = runHandler(event);
             leading = loop.endRun(seq);
-            lastRunLeftLoop = !leading;
             lastRunWaitedOffLoop = !leading && LoopThread.lastRunWaited();
             lastLongRunNanos = leading ? 0 : loop.handOffBudgetNanos(); // it held the loop its share at least
             afterRun(state, consumed, leading);
