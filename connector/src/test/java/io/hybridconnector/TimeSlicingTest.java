@@ -28,12 +28,7 @@ class TimeSlicingTest {
     void computingRequestsMakeTheLoopServeOnPoolThreadsUntilTheyEnd() throws Exception {
         try (TestServer server = new TestServer(HYBRID, "loops", "1", "timeSlicing", "auto");
                 Socket light = server.connect()) {
-            Socket[] heavy = connect(server);
-            warmUp(heavy, light, "/compute?ms=1");
-            LoopCounters c = server.hybrid().counters();
-            c.reset();
-            assertTrue(lightRequestsBeside(c, heavy, light, "/compute?ms=600") > 0,
-                    "no light request was served on a pool thread beside " + HEAVY + " computing ones");
+            LoopCounters c = slicesBesideComputingRequests(server, light);
             assertTrue(c.getTimeSlicingOn() >= 1, "time slicing never went on");
 
             Thread.sleep(200); // well past the hold
@@ -65,13 +60,19 @@ class TimeSlicingTest {
     @Test
     void autoIsTheDefault() throws Exception {
         try (TestServer server = new TestServer(HYBRID, "loops", "1"); Socket light = server.connect()) {
-            Socket[] heavy = connect(server);
-            warmUp(heavy, light, "/compute?ms=1");
-            LoopCounters c = server.hybrid().counters();
-            c.reset();
-            assertTrue(lightRequestsBeside(c, heavy, light, "/compute?ms=600") > 0,
-                    "no light request was served on a pool thread beside " + HEAVY + " computing ones");
+            slicesBesideComputingRequests(server, light);
         }
+    }
+
+    /** Asserts that light requests went to pool threads beside computing ones; returns the counters for more. */
+    private static LoopCounters slicesBesideComputingRequests(TestServer server, Socket light) throws Exception {
+        Socket[] heavy = connect(server);
+        warmUp(heavy, light, "/compute?ms=1");
+        LoopCounters c = server.hybrid().counters();
+        c.reset();
+        assertTrue(lightRequestsBeside(c, heavy, light, "/compute?ms=600") > 0,
+                "no light request was served on a pool thread beside " + HEAVY + " computing ones");
+        return c;
     }
 
     private static void offIsInline(TestServer started) throws Exception {

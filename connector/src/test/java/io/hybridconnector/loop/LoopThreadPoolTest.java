@@ -23,7 +23,26 @@ class LoopThreadPoolTest {
 
     @Test
     void everyTaskRunsInBurstsFromSeveralThreads() throws Exception {
-        LoopThreadPool pool = new LoopThreadPool("pool-test", 64, true);
+        everyPieceOfWorkRunsInBursts(64, "tasks", (pool, i, work) -> pool.execute(work));
+    }
+
+    /**
+     * Turns ({@link LoopThreadPool#executeInTurn}) in bursts from several threads all run: each woken thread wakes the
+     * next when it starts, and a thread that finishes takes the next turn, so none waits for a wake-up that never comes.
+     */
+    @Test
+    void everyTurnRunsInBurstsFromSeveralThreads() throws Exception {
+        everyPieceOfWorkRunsInBursts(8, "turns", (pool, i, work) ->
+                pool.executeInTurn(work, i % 4 == 0 ? TimeUnit.MILLISECONDS.toNanos(1) : 0));
+    }
+
+    /** How a test hands the {@code i}-th piece of work of a burst to the pool. */
+    private interface Submit {
+        void submit(LoopThreadPool pool, int i, Runnable work);
+    }
+
+    private static void everyPieceOfWorkRunsInBursts(int threads, String what, Submit submit) throws Exception {
+        LoopThreadPool pool = new LoopThreadPool("pool-test", threads, true);
         AtomicInteger ran = new AtomicInteger();
         int expected = SUBMITTERS * BURSTS * BURST;
         Thread[] submitters = new Thread[SUBMITTERS];
@@ -33,7 +52,7 @@ class LoopThreadPoolTest {
                     for (int b = 0; b < BURSTS; b++) {
                         AtomicInteger left = new AtomicInteger(BURST);
                         for (int i = 0; i < BURST; i++) {
-                            pool.execute(() -> {
+                            submit.submit(pool, i, () -> {
                                 ran.incrementAndGet();
                                 left.decrementAndGet();
                             });
@@ -52,52 +71,9 @@ class LoopThreadPoolTest {
             for (Thread t : submitters) {
                 t.join(TimeUnit.SECONDS.toMillis(60));
             }
-            assertEquals(expected, ran.get(), "tasks lost; pool: " + pool.getPoolSize() + " threads, " +
+            assertEquals(expected, ran.get(), what + " lost; pool: " + pool.getPoolSize() + " threads, " +
                     pool.getIdleCount() + " parked on the idle stack");
-            assertTrue(pool.getPoolSize() <= 64);
-        } finally {
-            pool.stop(1000);
-        }
-    }
-
-    /**
-     * Turns ({@link LoopThreadPool#executeInTurn}) in bursts from several threads all run: each woken thread wakes the
-     * next when it starts, and a thread that finishes takes the next turn, so none waits for a wake-up that never comes.
-     */
-    @Test
-    void everyTurnRunsInBurstsFromSeveralThreads() throws Exception {
-        LoopThreadPool pool = new LoopThreadPool("pool-test", 8, true);
-        AtomicInteger ran = new AtomicInteger();
-        int expected = SUBMITTERS * BURSTS * BURST;
-        Thread[] submitters = new Thread[SUBMITTERS];
-        try {
-            for (int s = 0; s < SUBMITTERS; s++) {
-                submitters[s] = new Thread(() -> {
-                    for (int b = 0; b < BURSTS; b++) {
-                        AtomicInteger left = new AtomicInteger(BURST);
-                        for (int i = 0; i < BURST; i++) {
-                            pool.executeInTurn(() -> {
-                                ran.incrementAndGet();
-                                left.decrementAndGet();
-                            }, i % 4 == 0 ? TimeUnit.MILLISECONDS.toNanos(1) : 0);
-                        }
-                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-                        while (left.get() > 0 && System.nanoTime() < deadline) {
-                            Thread.onSpinWait();
-                        }
-                        if (left.get() > 0) {
-                            return;
-                        }
-                    }
-                }, "submitter-" + s);
-                submitters[s].start();
-            }
-            for (Thread t : submitters) {
-                t.join(TimeUnit.SECONDS.toMillis(60));
-            }
-            assertEquals(expected, ran.get(), "turns lost; pool: " + pool.getPoolSize() + " threads, " +
-                    pool.getIdleCount() + " parked");
-            assertTrue(pool.getPoolSize() <= 8);
+            assertTrue(pool.getPoolSize() <= threads);
         } finally {
             pool.stop(1000);
         }
