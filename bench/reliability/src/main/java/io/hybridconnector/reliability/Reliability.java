@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.hybridconnector.bench.harness.cli.Args;
+import io.hybridconnector.bench.harness.tomcat.ServiceUser;
 import io.hybridconnector.reliability.report.Findings;
 import io.hybridconnector.reliability.scenario.FaultsScenario;
 import io.hybridconnector.reliability.scenario.IdleScenario;
@@ -27,8 +28,10 @@ import io.hybridconnector.reliability.scenario.SlowReadersScenario;
  * NIO and ours side by side and writes {@code report.md} and {@code findings.csv}. Runs on the main thread.
  *
  * <p>Options: {@code --profile quick|full}, {@code --scenarios NAME,...} (default: all, in the order below),
- * {@code --results DIR} (default {@code target/reliability/DATE-PROFILE}), {@code --stage DIR} (where bench/harness staged the distribution and artifacts), {@code
- * --target DIR}.
+ * {@code --results DIR} (default {@code target/reliability/DATE-PROFILE}), {@code --stage DIR} (where bench/harness
+ * staged the distribution and artifacts), {@code --target DIR}, {@code --connector-jar JAR} (default: the staged one), {@code
+ * --ours-attrs "name='value' ..."} (added to every connector of ours), {@code --user NAME} (run as root, Tomcat runs as this unprivileged user, made if missing,
+ * default {@code hcbench}; {@code root} keeps it root; run as another user, Tomcat runs as that user).
  */
 public final class Reliability {
 
@@ -57,7 +60,8 @@ public final class Reliability {
         Map<String, String> o = parse(args);
         if (o.containsKey("help")) {
             Lab.OUT.println("options: --profile quick|full --scenarios " + String.join(",", all().stream()
-                    .map(Scenario::name).toList()) + " --results DIR");
+                    .map(Scenario::name).toList()) + " --results DIR --connector-jar JAR --ours-attrs \"name='value' ...\""
+                    + " --user NAME (default " + ServiceUser.DEFAULT + "; root: Tomcat runs as root)");
             return;
         }
         Profile profile = Profile.of(o.getOrDefault("profile", "quick"));
@@ -66,8 +70,12 @@ public final class Reliability {
         Path results = Path.of(o.getOrDefault("results", target.resolve("reliability/" + LocalDate.now(ZoneOffset.UTC)
                 + "-" + profile.name()).toString())).toAbsolutePath();
         Path home = stage.resolve("dist/apache-tomcat-10.1.59");
-        Lab lab = new Lab(home, stage.resolve("artifacts/hybrid-connector.jar"),
-                stage.resolve("artifacts/samples.war"), target.resolve("run"), results, profile, new Findings());
+        String user = o.getOrDefault("user", ServiceUser.DEFAULT);
+        Path jar = Path.of(o.getOrDefault("connector-jar", stage.resolve("artifacts/hybrid-connector.jar").toString()))
+                .toAbsolutePath();
+        Lab lab = new Lab(home, jar,
+                stage.resolve("artifacts/samples.war"), target.resolve("run"), results, profile, new Findings(),
+                o.getOrDefault("ours-attrs", ""), user.equals("root") ? null : ServiceUser.ensure(user));
         for (Path p : List.of(home.resolve("bin/catalina.sh"), lab.connectorJar(), lab.samplesWar())) {
             if (!Files.exists(p)) {
                 throw new IllegalStateException("missing " + p + ": run with -pl bench/reliability -am package");
@@ -91,19 +99,22 @@ public final class Reliability {
                 e.printStackTrace(Lab.OUT);
             }
             timing.append(s.name()).append(' ').append((System.nanoTime() - t0) / 1_000_000_000).append(" s; ");
-            lab.findings().write(results, header(profile, started, timing), SECTIONS);
+            lab.findings().write(results, header(lab, started, timing), SECTIONS);
         }
         lab.log("report: %s", results.resolve("report.md"));
     }
 
-    private static String header(Profile profile, long started, CharSequence timing) {
+    private static String header(Lab lab, long started, CharSequence timing) {
+        Profile profile = lab.profile();
         return "# Reliability suite (issue 16), profile " + profile.name() + "\n\n"
                 + "| item | value |\n|---|---|\n"
                 + "| finished | " + Instant.now() + " |\n"
                 + "| server | Apache Tomcat 10.1.59 distribution (`catalina.sh run`), stock `"
                 + "org.apache.coyote.http11.Http11NioProtocol` and ours `io.hybridconnector.HybridHttp11Protocol` on two"
                 + " ports of the same server unless the scenario says otherwise; `-Xms1g -Xmx1g`, JDK "
-                + System.getProperty("java.version") + " |\n"
+                + System.getProperty("java.version") + ", run by " + (lab.runAs() == null ? "this process's user"
+                        : lab.runAs()) + (lab.ourAttributes().isEmpty() ? "" : "; ours also with `"
+                        + lab.ourAttributes() + "`") + " |\n"
                 + "| machine | " + Runtime.getRuntime().availableProcessors() + " CPUs (shared with other jobs), kernel "
                 + System.getProperty("os.version") + " |\n"
                 + "| profile | " + profile + " |\n"

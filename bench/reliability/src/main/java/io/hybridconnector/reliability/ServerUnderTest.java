@@ -92,8 +92,8 @@ public final class ServerUnderTest implements AutoCloseable {
         jvm.addAll(List.of(JmxClient.agentOptions(jmxPort).split(" ")));
         SideBySideTomcat.Config config = new SideBySideTomcat.Config(lab.catalinaHome(), lab.connectorJar(), lab.samplesWar(),
                 lab.runDir().resolve(name), Path.of(System.getProperty("java.home")), jvm, stockAttributes,
-                ourAttributes, Pinning.detect(false, 0, 1), protocols, layout.address(), layout.hostAttributes(),
-                layout.hostElements());
+                (lab.ourAttributes() + " " + ourAttributes).trim(), Pinning.detect(false, 0, 1), protocols, layout.address(), layout.hostAttributes(),
+                layout.hostElements()).runningAs(lab.runAs());
         SideBySideTomcat tomcat = new SideBySideTomcat(config);
         tomcat.start("/samples/size?kb=0.1", Duration.ofSeconds(90));
         return new ServerUnderTest(tomcat, JmxClient.connect(jmxPort), layout.address());

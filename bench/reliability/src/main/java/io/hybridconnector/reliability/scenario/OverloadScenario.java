@@ -28,6 +28,10 @@ public final class OverloadScenario implements Scenario {
     private static final Duration THINK = Duration.ofMillis(100);
     private static final int CAPACITY_ROUNDS = 2;
 
+    /** The MBean counters of ours the report shows, after the capacity rounds and after the overload. */
+    private static final String[] COUNTERS = { "HandOffs", "ComputedHandOffs", "PredictedHandOffs",
+            "LoopWaitP99Micros", "TimeSlicingSwitchedOn", "TimeSlicedRuns", "ThreadsNow" };
+
     private record Outcome(double capacity, CellResult overload, Snapshot before, Snapshot peak, Snapshot after) {
     }
 
@@ -60,14 +64,15 @@ public final class OverloadScenario implements Scenario {
             lab.findings().begin(NAME, title());
             lab.findings().add(NAME, "capacity per round, interleaved: req/s (p99)", rounds.get(Side.STOCK),
                     rounds.get(Side.OURS), "");
-            lab.findings().add(NAME, "ours' counters after the capacity rounds: HandOffs, ComputedHandOffs,"
-                    + " PredictedHandOffs, LoopWaitP99Micros, ThreadsNow", "n/a", ourCounters(server), "");
+            lab.findings().add(NAME, "ours' counters after the capacity rounds: " + String.join(", ", COUNTERS),
+                    "n/a", ourCounters(server), "");
             double rate = Math.max(capacity.get(Side.STOCK), capacity.get(Side.OURS));
             // a connection offers at most 1 / THINK requests per second
             int connections = (int) Math.ceil(3 * rate * THINK.toMillis() / 1000.0);
             for (Side side : Side.values()) {
                 out.put(side, overload(lab, server, side, capacity.get(side), connections));
             }
+            lab.findings().add(NAME, "ours' counters after the overload too", "n/a", ourCounters(server), "");
             long oom = server.logLinesContaining("OutOfMemoryError");
             report(lab, out, rate, connections, oom, server.tomcat().logs().contains("OutOfMemoryError"));
         }
@@ -75,8 +80,7 @@ public final class OverloadScenario implements Scenario {
 
     private static String ourCounters(ServerUnderTest server) throws java.io.IOException {
         StringBuilder sb = new StringBuilder();
-        for (String c : new String[] { "HandOffs", "ComputedHandOffs", "PredictedHandOffs", "LoopWaitP99Micros",
-                "ThreadsNow" }) {
+        for (String c : COUNTERS) {
             sb.append(sb.length() == 0 ? "" : ", ").append(server.ourCounter(c));
         }
         return sb.toString();
