@@ -11,6 +11,7 @@ import java.util.ArrayDeque;
 import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.classify.RequestClassifier.RequestClass;
 import io.hybridconnector.loop.EventLoop;
+import io.hybridconnector.loop.HandOffPolicy;
 import io.hybridconnector.loop.LoopChannel;
 import io.hybridconnector.loop.LoopThread;
 import io.hybridconnector.schedule.ScheduledConnection;
@@ -363,8 +364,12 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
             long start = System.nanoTime();
             SocketState state = runHandler(event);
             // Still long (it waited or computed for half the budget): the next request starts here too.
-            long ran = System.nanoTime() - start;
+            long end = System.nanoTime();
+            long ran = end - start;
             lastLongRunNanos = ran >= loop.handOffBudgetNanos() / 2 ? ran : 0;
+            if (ran < HandOffPolicy.MIN_LIMIT_NANOS) {
+                loop.lightRunOffLoop(end); // a request time slicing would protect (TimeSlicing)
+            }
             lastRunWaitedOffLoop = lastLongRunNanos != 0; // its next start is a dispatch: the loop does not move
             afterRun(state, consumed, false);
         } finally {

@@ -1,6 +1,8 @@
 package io.hybridconnector.loop;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
@@ -105,6 +107,21 @@ public final class EventLoop {
     private volatile long lastLongRunNanos;
     /** Collection milliseconds when the leader last saw a long run: a run stretched by a collection is not long. */
     private long gcMillisAtLongRun = -1;
+    /**
+     * When a request of this loop's connections last ran in less than {@link HandOffPolicy#MIN_LIMIT_NANOS}, inline or
+     * on a pool thread; 0: never. Written with opaque stores (no fence on the fast path) by whichever thread ran it,
+     * read by the stall detector for {@link TimeSlicing}: only such requests gain from time slicing.
+     */
+    private long lastLightRunNanos;
+    private static final VarHandle LAST_LIGHT_RUN;
+
+    static {
+        try {
+            LAST_LIGHT_RUN = MethodHandles.lookup().findVarHandle(EventLoop.class, "lastLightRunNanos", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     private volatile boolean running = true;
 
     private final AtomicInteger connectionCount = new AtomicInteger();
@@ -465,6 +482,8 @@ public final class EventLoop {
                 long now = System.nanoTime();
                 if (now - runStartNanos >= HandOffPolicy.MIN_LIMIT_NANOS) {
                     noteLongRun(now);
+                } else {
+                    LAST_LIGHT_RUN.setOpaque(this, now);
                 }
             }
             return true;
@@ -484,6 +503,19 @@ public final class EventLoop {
             lastLongRunNanos = now;
         }
         gcMillisAtLongRun = gc;
+    }
+
+    /**
+     * A request of one of this loop's connections ran on a pool thread in less than {@link
+     * HandOffPolicy#MIN_LIMIT_NANOS}, ending at {@code now}. Any thread; one opaque store.
+     */
+    public void lightRunOffLoop(long now) {
+        LAST_LIGHT_RUN.setOpaque(this, now);
+    }
+
+    /** @return when a request of this loop's connections last ran in less than the least limit; 0: never */
+    long lastLightRunNanos() {
+        return (long) LAST_LIGHT_RUN.getOpaque(this);
     }
 
     /** @return when a run last held this loop for the least limit or more, or was moved away; 0: never */

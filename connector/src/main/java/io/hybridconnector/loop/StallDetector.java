@@ -174,7 +174,7 @@ public final class StallDetector implements Runnable {
                 }
             }
             TimeSlicing slicing = timeSlicing;
-            if (slicing != null && slicing.look(now)) {
+            if (slicing != null && slicing.look(now, all)) {
                 anyRun = true; // threads work off the loops: keep looking every budget
             }
             long due = lookAtHolds(now);
