@@ -44,8 +44,8 @@ class TimeSlicingTest {
 
     /**
      * Requests that all compute alike (an overload of one page) have no lighter request beside them to put first: on
-     * pool threads they only paid switches and widened the tail (3x overload of a 1 ms page: p99 1.4x-2.0x stock's,
-     * against 1.0x-1.25x inline). Before lighter requests counted, this switched time slicing on.
+     * pool threads they only paid switches and widened the tail (3x overload of a 1 ms page: p99 1.53x stock's, against
+     * 1.18x inline). Before lighter requests counted, this switched time slicing on.
      */
     @Test
     void computingRequestsWithNothingLighterBesideThemStayInline() throws Exception {

@@ -32,7 +32,8 @@ import io.hybridconnector.classify.ThreadTimes;
  * requests are served beside them: some request of the loops' connections ran, inline or on a pool thread, in less
  * than {@link HandOffPolicy#MIN_LIMIT_NANOS} ({@link EventLoop#lightRunOffLoop}). Those are what time slicing
  * protects. When every request computes alike (3x overload of one 1 ms page), there is no lighter request to put
- * first, and serving them on pool threads only widened the tail: p99 1.4x-2.0x stock's, against 1.0x-1.25x inline.
+ * first, and serving them on pool threads only widened the tail: p99 1.53x (1.24-1.58) stock's in three runs, against
+ * 1.18x (0.95-1.30) inline in eleven (bench/reliability/results/2026-12-06-light-runs).
  * Off once both were last seen {@link #HOLD_NANOS} ago, so that the gap between two computing requests does not flip
  * it. Leaders read it once per ready connection (one volatile read); only the detector writes it.
  */
