@@ -3,6 +3,8 @@ package io.hybridconnector.loop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -104,20 +106,27 @@ class EventLoopFairnessTest {
             AtomicBoolean going = new AtomicBoolean(true);
             List<Connection> busy = busyConnections(f, 40, going);
             Thread.sleep(300);
-            long looksBefore = f.detector.looks();
-            long runsBefore = f.counters.getInlineRuns();
-            long from = System.nanoTime();
-            Thread.sleep(1000);
-            long looks = f.detector.looks() - looksBefore;
-            long runs = f.counters.getInlineRuns() - runsBefore;
-            double seconds = (System.nanoTime() - from) / 1e9;
+            // The window, of up to eight one-second ones, with the least JIT compiling in it and in the second before.
+            Window before = Window.measure(f);
+            Window quietest = null;
+            long quietestJit = Long.MAX_VALUE;
+            for (int i = 0; i < 8 && quietestJit > QUIET_JIT_MILLIS; i++) {
+                Window w = Window.measure(f);
+                long jit = before.compiledMillis + w.compiledMillis;
+                if (jit < quietestJit) {
+                    quietest = w;
+                    quietestJit = jit;
+                }
+                before = w;
+            }
             going.set(false);
-            assertTrue(runs > 2000, "the loop ran only " + runs + " runs: not busy");
-            double perSecond = looks / seconds;
-            System.out.printf("detector: %.0f looks a second over %d short runs%n", perSecond, runs);
+            assertTrue(quietest.runs > 2000, "the loop ran only " + quietest.runs + " runs: not busy");
+            System.out.printf("detector: %.0f looks a second over %d short runs (JIT compiled %d ms then and in the "
+                    + "second before)%n", quietest.looksPerSecond, quietest.runs, quietestJit);
             // One per budget is 200 a second; twice that leaves room for a collection or a late wake-up.
-            assertTrue(perSecond <= 2 * 1000.0 / BUDGET_MILLIS, perSecond + " looks a second for " + busy.size()
-                    + " connections of short runs");
+            assertTrue(quietest.looksPerSecond <= 2 * 1000.0 / BUDGET_MILLIS, quietest.looksPerSecond
+                    + " looks a second for " + busy.size() + " connections of short runs (JIT compiled " + quietestJit
+                    + " ms then and in the second before)");
             assertEquals(0, f.counters.getHandOffs(), "hand-offs of short runs");
         }
     }
@@ -192,6 +201,37 @@ class EventLoopFairnessTest {
     }
 
     /** Connections whose 50 us run makes them ready again while {@code going}. */
+    /**
+     * JIT compiling the window may overlap, in it and in the second before (the detector looks at every share for a
+     * second after a long run). The compiler's threads compete with the leader for the CPUs while the test's code is
+     * still being compiled. On a 2-CPU guest (2026-12-06), 50 us runs ended 1.5-6.5 ms after they began, in bursts,
+     * with no collection, each a long run for the detector; over one-second windows the looks followed the compiling
+     * (532, 438 and 292 a second with 93, 33 and 16 ms compiled), and 194-238 with 3-6 ms. A server compiles its hot
+     * code once; this test measures what comes after.
+     */
+    private static final long QUIET_JIT_MILLIS = 5;
+
+    /** One second of the busy loop: the detector's looks a second, the loop's runs, and the JIT's compiling meanwhile. */
+    private record Window(double looksPerSecond, long runs, long compiledMillis) {
+
+        static Window measure(LoopFixture f) throws InterruptedException {
+            long looks = f.detector.looks();
+            long runs = f.counters.getInlineRuns();
+            long compiled = compilationMillis();
+            long from = System.nanoTime();
+            Thread.sleep(1000);
+            double seconds = (System.nanoTime() - from) / 1e9;
+            return new Window((f.detector.looks() - looks) / seconds, f.counters.getInlineRuns() - runs,
+                    compilationMillis() - compiled);
+        }
+    }
+
+    /** @return the JIT compiler's total time so far, in milliseconds; 0 where the JVM does not tell */
+    private static long compilationMillis() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
+    }
+
     private static List<Connection> busyConnections(LoopFixture f, int n, AtomicBoolean going) throws Exception {
         List<Connection> busy = new ArrayList<>();
         for (int i = 0; i < n; i++) {
