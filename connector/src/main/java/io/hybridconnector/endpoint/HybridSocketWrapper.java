@@ -11,7 +11,6 @@ import java.util.ArrayDeque;
 import io.hybridconnector.classify.RequestClassifier;
 import io.hybridconnector.classify.RequestClassifier.RequestClass;
 import io.hybridconnector.loop.EventLoop;
-import io.hybridconnector.loop.HandOffPolicy;
 import io.hybridconnector.loop.LoopChannel;
 import io.hybridconnector.loop.LoopThread;
 import io.hybridconnector.schedule.ScheduledConnection;
@@ -367,9 +366,7 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
             long end = System.nanoTime();
             long ran = end - start;
             lastLongRunNanos = ran >= loop.handOffBudgetNanos() / 2 ? ran : 0;
-            if (ran < HandOffPolicy.MIN_LIMIT_NANOS) {
-                loop.lightRunOffLoop(end); // a request time slicing would protect (TimeSlicing)
-            }
+            loop.ranOffLoop(ran, end); // a light one is what time slicing protects
             lastRunWaitedOffLoop = lastLongRunNanos != 0; // its next start is a dispatch: the loop does not move
             afterRun(state, consumed, false);
         } finally {

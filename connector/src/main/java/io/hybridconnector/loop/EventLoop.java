@@ -506,11 +506,14 @@ public final class EventLoop {
     }
 
     /**
-     * A request of one of this loop's connections ran on a pool thread in less than {@link
-     * HandOffPolicy#MIN_LIMIT_NANOS}, ending at {@code now}. Any thread; one opaque store.
+     * A request of one of this loop's connections ran on a pool thread for {@code ranNanos}, ending at {@code now}: if
+     * under {@link HandOffPolicy#MIN_LIMIT_NANOS}, it is a light run, as {@link #endRun} notes one inline. Any thread;
+     * at most one opaque store.
      */
-    public void lightRunOffLoop(long now) {
-        LAST_LIGHT_RUN.setOpaque(this, now);
+    public void ranOffLoop(long ranNanos, long now) {
+        if (ranNanos < HandOffPolicy.MIN_LIMIT_NANOS) {
+            LAST_LIGHT_RUN.setOpaque(this, now);
+        }
     }
 
     /** @return when a request of this loop's connections last ran in less than the least limit; 0: never */

@@ -30,7 +30,7 @@ import io.hybridconnector.classify.ThreadTimes;
  * would compete as one thread each against many (on two cores beside two computing 20 ms, serving from the first one
  * on made the light p99 3x stock's and the computing requests 0.63x, where inline met every bound); and while lighter
  * requests are served beside them: some request of the loops' connections ran, inline or on a pool thread, in less
- * than {@link HandOffPolicy#MIN_LIMIT_NANOS} ({@link EventLoop#lightRunOffLoop}). Those are what time slicing
+ * than {@link HandOffPolicy#MIN_LIMIT_NANOS} ({@link EventLoop#ranOffLoop}). Those are what time slicing
  * protects. When every request computes alike (3x overload of one 1 ms page), there is no lighter request to put
  * first, and serving them on pool threads only widened the tail: p99 1.53x (1.24-1.58) stock's in three runs, against
  * 1.18x (0.95-1.30) inline in eleven (bench/reliability/results/2026-12-06-light-runs).
