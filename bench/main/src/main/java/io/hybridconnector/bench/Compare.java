@@ -270,7 +270,8 @@ public final class Compare {
         double maxClient = all.stream().mapToDouble(m -> m.client().clientCpuShare()).max().orElse(0);
         long errors = all.stream().mapToLong(m -> m.client().errorCount()).sum();
         StringBuilder sb = new StringBuilder();
-        sb.append("Medians over rounds with (min-max); the ratio column is ours / stock NIO of the medians. ")
+        sb.append("Medians over rounds with (min-max); the first ratio column is ours / stock NIO of the medians, the ")
+                .append("second the median (min-max) of each round's own ratio (the two ran back to back). ")
                 .append("Counted: complete responses, status 200, framed by Content-Length or chunked, body of the ")
                 .append("requested length. Server counters: /proc/PID/stat utime+stime and the sum of ")
                 .append("voluntary+nonvoluntary_ctxt_switches over /proc/PID/task/*/status, deltas over the ")

@@ -38,7 +38,14 @@ public final class ResultsTable {
 
     /**
      * Rows per cell and metric; columns: each connector's median (min-max) over rounds, the ratio of the two
-     * medians (second / first), and the baseline file's stock NIO figure where it has one.
+     * medians (second / first), the median (min-max) of the rounds' own ratios, and the baseline file's stock NIO
+     * figure where it has one.
+     * <p>
+     * Why the rounds' ratios: each round runs the two connectors back to back, so a host that slows down for a while
+     * (another guest, a frequency change) slows both halves of a round alike, while the medians over rounds may come
+     * from different rounds. On a noisy host the same code's CPU per request moved 1.6x between rounds of one run, and
+     * the ratio of medians of one cell between runs from 0.60x to 0.83x where the round pairs' median stayed at
+     * 0.70-0.71x (bench/main/results/2026-12-06-fast-path-floor).
      */
     public static String table(List<Measurement> all, List<Measurement.Cell> cells, List<String> connectors,
             List<String> connectorLabels) {
@@ -47,19 +54,24 @@ public final class ResultsTable {
         for (String label : connectorLabels) {
             sb.append(' ').append(label).append(" median (min-max) |");
         }
-        sb.append(" ").append(connectorLabels.get(1)).append(" / ").append(connectorLabels.get(0))
-                .append(" | stock NIO in baseline file |\n");
-        sb.append("|---|---|").append("---:|".repeat(connectors.size())).append("---:|---:|\n");
+        String ratioLabel = connectorLabels.get(1) + " / " + connectorLabels.get(0);
+        sb.append(' ').append(ratioLabel).append(" | ").append(ratioLabel)
+                .append(" per round, median (min-max) | stock NIO in baseline file |\n");
+        sb.append("|---|---|").append("---:|".repeat(connectors.size())).append("---:|---:|---:|\n");
         for (Measurement.Cell cell : cells) {
             Map<String, List<Map<String, Double>>> byConnector = new LinkedHashMap<>();
+            Map<String, Map<Integer, Map<String, Double>>> byRound = new LinkedHashMap<>();
             for (String connector : connectors) {
                 List<Map<String, Double>> rows = new ArrayList<>();
+                Map<Integer, Map<String, Double>> rounds = new LinkedHashMap<>();
                 for (Measurement m : all) {
                     if (m.cell().equals(cell) && m.connector().equals(connector)) {
                         rows.add(m.metrics());
+                        rounds.put(m.round(), m.metrics());
                     }
                 }
                 byConnector.put(connector, rows);
+                byRound.put(connector, rounds);
             }
             List<Map<String, Double>> first = byConnector.get(connectors.get(0));
             if (first.isEmpty()) {
@@ -84,12 +96,33 @@ public final class ResultsTable {
                         ? median(values[1]) / median(values[0]) : Double.NaN;
                 sb.append(' ').append(Double.isNaN(ratio) || Double.isInfinite(ratio) ? "" : format(ratio))
                         .append(" |");
+                sb.append(' ').append(connectors.size() > 1
+                        ? summary(roundRatios(byRound.get(connectors.get(0)), byRound.get(connectors.get(1)), metric))
+                        : "").append(" |");
                 double[] base = cell.close() ? null : BASELINE_NIO.get(cell.kb() + "@" + cell.concurrency());
                 int bi = BASELINE_METRICS.indexOf(metric);
                 sb.append(' ').append(base != null && bi >= 0 ? format(base[bi]) : "").append(" |\n");
             }
         }
         return sb.toString();
+    }
+
+    /** @return for each round both connectors measured, second / first of {@code metric} (finite ratios only) */
+    static double[] roundRatios(Map<Integer, Map<String, Double>> first, Map<Integer, Map<String, Double>> second,
+            String metric) {
+        List<Double> ratios = new ArrayList<>();
+        for (Map.Entry<Integer, Map<String, Double>> e : first.entrySet()) {
+            Map<String, Double> other = second.get(e.getKey());
+            Double a = e.getValue().get(metric);
+            Double b = other == null ? null : other.get(metric);
+            if (a != null && b != null) {
+                double r = b / a;
+                if (!Double.isNaN(r) && !Double.isInfinite(r)) {
+                    ratios.add(r);
+                }
+            }
+        }
+        return ratios.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     public static String csvHeader() {
