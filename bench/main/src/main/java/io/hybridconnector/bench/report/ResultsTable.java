@@ -59,21 +59,17 @@ public final class ResultsTable {
                 .append(" per round, median (min-max) | stock NIO in baseline file |\n");
         sb.append("|---|---|").append("---:|".repeat(connectors.size())).append("---:|---:|---:|\n");
         for (Measurement.Cell cell : cells) {
-            Map<String, List<Map<String, Double>>> byConnector = new LinkedHashMap<>();
             Map<String, Map<Integer, Map<String, Double>>> byRound = new LinkedHashMap<>();
             for (String connector : connectors) {
-                List<Map<String, Double>> rows = new ArrayList<>();
                 Map<Integer, Map<String, Double>> rounds = new LinkedHashMap<>();
                 for (Measurement m : all) {
                     if (m.cell().equals(cell) && m.connector().equals(connector)) {
-                        rows.add(m.metrics());
                         rounds.put(m.round(), m.metrics());
                     }
                 }
-                byConnector.put(connector, rows);
                 byRound.put(connector, rounds);
             }
-            List<Map<String, Double>> first = byConnector.get(connectors.get(0));
+            List<Map<String, Double>> first = new ArrayList<>(byRound.get(connectors.get(0)).values());
             if (first.isEmpty()) {
                 continue;
             }
@@ -81,7 +77,7 @@ public final class ResultsTable {
                 double[][] values = new double[connectors.size()][];
                 boolean any = false;
                 for (int i = 0; i < connectors.size(); i++) {
-                    values[i] = byConnector.get(connectors.get(i)).stream().mapToDouble(r -> r.get(metric))
+                    values[i] = byRound.get(connectors.get(i)).values().stream().mapToDouble(r -> r.get(metric))
                             .filter(v -> !Double.isNaN(v)).toArray();
                     any |= values[i].length > 0;
                 }
