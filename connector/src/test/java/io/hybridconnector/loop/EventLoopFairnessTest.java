@@ -3,13 +3,13 @@ package io.hybridconnector.loop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -99,6 +99,12 @@ class EventLoopFairnessTest {
      * floor), and a look at each share found the run it waited for long over (the main job's 10 KB requests at c=100:
      * 1,000 wake-ups a second, 0.06 context switches per request on the detector alone, as many on the leader it
      * preempted).
+     * <p>
+     * Measured over the first one-second window in which every run was short: no run held the loop for the least limit
+     * in it or in the second before (after such a run the detector rightly looks at each share for a second). A 50 us
+     * run preempted for a millisecond, by the JIT's threads while the test's code is compiled or by another process,
+     * is a long run: on a 2-CPU guest shared with other services (2026-12-07) windows chosen only for little JIT
+     * compiling read 541 looks a second in one class run of six, and one run was moved as starved in another.
      */
     @Test
     void whileEveryRunIsShortTheDetectorLooksOncePerBudget() throws Exception {
@@ -106,28 +112,31 @@ class EventLoopFairnessTest {
             AtomicBoolean going = new AtomicBoolean(true);
             List<Connection> busy = busyConnections(f, 40, going);
             Thread.sleep(300);
-            // The window, of up to eight one-second ones, with the least JIT compiling in it and in the second before.
             Window before = Window.measure(f);
-            Window quietest = null;
-            long quietestJit = Long.MAX_VALUE;
-            for (int i = 0; i < 8 && quietestJit > QUIET_JIT_MILLIS; i++) {
+            Window measured = null;
+            int windows = 0;
+            int withLongRuns = 0;
+            while (measured == null && windows < 15) {
+                windows++;
                 Window w = Window.measure(f);
-                long jit = before.compiledMillis + w.compiledMillis;
-                if (jit < quietestJit) {
-                    quietest = w;
-                    quietestJit = jit;
+                long lastLongRun = f.loop.lastLongRunNanos(); // 0: never
+                boolean everyRunShort = lastLongRun == 0 || lastLongRun - before.startNanos < 0;
+                if (everyRunShort) {
+                    measured = w;
+                } else {
+                    withLongRuns++;
                 }
                 before = w;
             }
             going.set(false);
-            assertTrue(quietest.runs > 2000, "the loop ran only " + quietest.runs + " runs: not busy");
-            System.out.printf("detector: %.0f looks a second over %d short runs (JIT compiled %d ms then and in the "
-                    + "second before)%n", quietest.looksPerSecond, quietest.runs, quietestJit);
+            assertTrue(measured != null, "each of " + windows + " windows had a long run in it or in the second "
+                    + "before (" + f.counters.getHandOffs() + " hand-offs)");
+            assertTrue(measured.runs > 2000, "the loop ran only " + measured.runs + " runs: not busy");
+            System.out.printf("detector: %.0f looks a second over %d short runs (window %d; %d before it had a long "
+                    + "run)%n", measured.looksPerSecond, measured.runs, windows, withLongRuns);
             // One per budget is 200 a second; twice that leaves room for a collection or a late wake-up.
-            assertTrue(quietest.looksPerSecond <= 2 * 1000.0 / BUDGET_MILLIS, quietest.looksPerSecond
-                    + " looks a second for " + busy.size() + " connections of short runs (JIT compiled " + quietestJit
-                    + " ms then and in the second before)");
-            assertEquals(0, f.counters.getHandOffs(), "hand-offs of short runs");
+            assertTrue(measured.looksPerSecond <= 2 * 1000.0 / BUDGET_MILLIS, measured.looksPerSecond
+                    + " looks a second for " + busy.size() + " connections of short runs");
         }
     }
 
@@ -138,6 +147,12 @@ class EventLoopFairnessTest {
      * decided nothing, the detector's next look saw a run as old as the pause that had used a fraction of a
      * millisecond of CPU, and moved it as starved: behind 100 KB responses at c=100 on one core, one or two such moves
      * per young collection (19 ms each), each leaving two threads to share the CPU.
+     * <p>
+     * A round counts only where the collection was asked for within half the run's share of its start; in another
+     * (up to ten rounds in all) the run had computed past its share before the collection came, and the detector may
+     * rightly move it. This thread parks, not spins, while it waits for the detector's look: with the run spinning on
+     * the other CPU, a spinning test thread kept the detector from its look, and the collection came 13-19 ms into
+     * the run (two failures in a row in a fresh-clone CI run, 2026-12-07, each a right computed or starved move).
      */
     @Test
     void aCollectionPauseInsideARunDoesNotMoveTheLoop() throws Exception {
@@ -145,7 +160,9 @@ class EventLoopFairnessTest {
             AtomicInteger started = new AtomicInteger();
             AtomicInteger ended = new AtomicInteger();
             AtomicBoolean collected = new AtomicBoolean();
+            AtomicLong runStart = new AtomicLong();
             Connection paused = f.connect("paused", () -> {
+                runStart.set(System.nanoTime());
                 started.incrementAndGet();
                 while (!collected.get()) {
                     Thread.onSpinWait();
@@ -159,26 +176,41 @@ class EventLoopFairnessTest {
                 live.add(new byte[48]);
             }
             long shortest = Long.MAX_VALUE;
-            for (int round = 1; round <= 3; round++) {
+            int counted = 0;
+            int round = 0;
+            while (counted < 3 && round < 10) {
+                round++;
                 awaitParked(f);
                 collected.set(false);
+                long handOffs = f.counters.getHandOffs();
                 long looks = f.detector.looks();
                 paused.ready();
                 awaitCount(started, round, "the run did not start");
                 light.ready(); // not in the run's batch: the run's share is the whole budget
                 while (f.detector.looks() == looks) {
-                    Thread.onSpinWait(); // woken by the run's start, the detector looks at it now
+                    LockSupport.parkNanos(20_000); // woken by the run's start, the detector looks at it now
                 }
+                long asked = System.nanoTime() - runStart.get();
                 long pausedBefore = ThreadTimes.gcMillis();
                 System.gc();
-                shortest = Math.min(shortest, ThreadTimes.gcMillis() - pausedBefore);
+                long pause = ThreadTimes.gcMillis() - pausedBefore;
                 collected.set(true);
                 awaitCount(ended, round, "the run did not end");
+                if (asked < TimeUnit.MILLISECONDS.toNanos(BUDGET_MILLIS) / 2) {
+                    counted++;
+                    shortest = Math.min(shortest, pause);
+                    assertEquals(0, f.counters.getHandOffs() - handOffs, "hand-offs of a run stretched by a " + pause
+                            + " ms collection: " + f.counters.getHandOffs(Decision.STARVED) + " starved in all");
+                } else {
+                    System.out.printf("round %d not counted: the collection came %.1f ms into the run%n", round,
+                            asked / 1e6);
+                }
             }
-            System.out.println("collection pauses of " + shortest + " ms or more over " + live.size() + " live arrays");
+            System.out.println("collection pauses of " + shortest + " ms or more over " + live.size()
+                    + " live arrays; " + counted + " rounds counted of " + round);
+            assertEquals(3, counted, "rounds whose collection came within half a share of the run's start, of "
+                    + round);
             assertTrue(shortest > BUDGET_MILLIS, "a collection paused " + shortest + " ms, not past the budget");
-            assertEquals(0, f.counters.getHandOffs(), "hand-offs of runs stretched by a collection: "
-                    + f.counters.getHandOffs(Decision.STARVED) + " starved");
         }
     }
 
@@ -200,38 +232,20 @@ class EventLoopFairnessTest {
         } while (f.detector.looks() != looks && System.nanoTime() < until);
     }
 
-    /** Connections whose 50 us run makes them ready again while {@code going}. */
-    /**
-     * JIT compiling the window may overlap, in it and in the second before (the detector looks at every share for a
-     * second after a long run). The compiler's threads compete with the leader for the CPUs while the test's code is
-     * still being compiled. On a 2-CPU guest (2026-12-06), 50 us runs ended 1.5-6.5 ms after they began, in bursts,
-     * with no collection, each a long run for the detector; over one-second windows the looks followed the compiling
-     * (532, 438 and 292 a second with 93, 33 and 16 ms compiled), and 194-238 with 3-6 ms. A server compiles its hot
-     * code once; this test measures what comes after.
-     */
-    private static final long QUIET_JIT_MILLIS = 5;
-
-    /** One second of the busy loop: the detector's looks a second, the loop's runs, and the JIT's compiling meanwhile. */
-    private record Window(double looksPerSecond, long runs, long compiledMillis) {
+    /** One second of the busy loop: when it began, the detector's looks a second and the loop's runs. */
+    private record Window(long startNanos, double looksPerSecond, long runs) {
 
         static Window measure(LoopFixture f) throws InterruptedException {
             long looks = f.detector.looks();
             long runs = f.counters.getInlineRuns();
-            long compiled = compilationMillis();
             long from = System.nanoTime();
             Thread.sleep(1000);
             double seconds = (System.nanoTime() - from) / 1e9;
-            return new Window((f.detector.looks() - looks) / seconds, f.counters.getInlineRuns() - runs,
-                    compilationMillis() - compiled);
+            return new Window(from, (f.detector.looks() - looks) / seconds, f.counters.getInlineRuns() - runs);
         }
     }
 
-    /** @return the JIT compiler's total time so far, in milliseconds; 0 where the JVM does not tell */
-    private static long compilationMillis() {
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
-    }
-
+    /** Connections whose 50 us run makes them ready again while {@code going}. */
     private static List<Connection> busyConnections(LoopFixture f, int n, AtomicBoolean going) throws Exception {
         List<Connection> busy = new ArrayList<>();
         for (int i = 0; i < n; i++) {
