@@ -20,6 +20,8 @@ public final class LoopCounters {
     final LongAdder socketWaits = new LongAdder();
     /** Events dispatched to a loop from another thread (async completion, re-arm after a blocked request). */
     final LongAdder crossThreadTasks = new LongAdder();
+    /** Selector wake-ups by other threads: at most one per select that may block ({@link EventLoop#wakeup}). */
+    final LongAdder selectorWakeups = new LongAdder();
     /** Executor work (HTTP/2 streams) a leader ran itself after its ready connections instead of waking a thread. */
     final LongAdder deferredTasks = new LongAdder();
     /** Backed-up batches of ready connections served least recently served first ({@link ReadyOrder}). */
@@ -98,6 +100,10 @@ public final class LoopCounters {
         return crossThreadTasks.sum();
     }
 
+    public long getSelectorWakeups() {
+        return selectorWakeups.sum();
+    }
+
     public long getDeferredTasks() {
         return deferredTasks.sum();
     }
@@ -152,6 +158,7 @@ public final class LoopCounters {
         leaderlessHandOffs.reset();
         socketWaits.reset();
         crossThreadTasks.reset();
+        selectorWakeups.reset();
         deferredTasks.reset();
         reorderedBatches.reset();
         timeSlicingOn.reset();

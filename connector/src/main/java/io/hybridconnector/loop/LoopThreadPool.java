@@ -129,19 +129,21 @@ public final class LoopThreadPool implements ResizableExecutor {
      * @return {@code false} when {@code threads} are all busy; the loop then waits for the first thread to free up
      */
     boolean promote(EventLoop loop) {
+        LoopThread t;
         synchronized (lock) {
-            LoopThread t = idle.pollFirst();
+            t = idle.pollFirst();
             if (t != null) {
-                t.assign(loop);
-                return true;
-            }
-            if (threadCount < maxThreads && !stopped) {
+                t.hand(loop);
+            } else if (threadCount < maxThreads && !stopped) {
                 spawn(loop);
                 return true;
+            } else {
+                leaderless.addLast(loop);
+                return false;
             }
-            leaderless.addLast(loop);
-            return false;
         }
+        t.wake();
+        return true;
     }
 
     @Override
@@ -153,15 +155,19 @@ public final class LoopThreadPool implements ResizableExecutor {
             taskExecutor.execute(() -> runExternally(task));
             return;
         }
+        LoopThread t;
         synchronized (lock) {
-            LoopThread t = idle.pollFirst();
+            t = idle.pollFirst();
             if (t != null) {
-                t.assign(task);
+                t.hand(task);
             } else if (threadCount < maxThreads) {
                 spawn(task);
             } else {
                 tasks.addLast(task);
             }
+        }
+        if (t != null) {
+            t.wake();
         }
     }
 
@@ -182,32 +188,44 @@ public final class LoopThreadPool implements ResizableExecutor {
             execute(turn);
             return;
         }
+        LoopThread woken = null;
         synchronized (lock) {
             turns.add(turn, lastLongRunNanos);
             if (wakingForTurns == 0) {
-                wakeForTurn();
+                woken = handTurn();
             }
         }
+        wake(woken);
     }
 
     /**
-     * Guarded by {@link #lock}: wakes (or starts) a thread for the next turn. With every thread busy the turns wait,
-     * and a thread that finishes its work takes the next ({@link #nextWork}).
+     * Guarded by {@link #lock}: hands the next turn to a parked thread, which the caller wakes once it released the
+     * lock ({@link LoopThread#hand}), or starts a thread for it. With every thread busy the turns wait, and a thread
+     * that finishes its work takes the next ({@link #nextWork}).
+     *
+     * @return the parked thread to wake, or {@code null}
      */
-    private void wakeForTurn() {
+    private LoopThread handTurn() {
         if (turns.isEmpty()) {
-            return;
+            return null;
         }
         LoopThread t = idle.pollFirst();
         if (t == null && (threadCount >= maxThreads || stopped)) {
-            return;
+            return null;
         }
         WokenTurn woken = new WokenTurn(turns.poll());
         wakingForTurns++;
         if (t != null) {
-            t.assign(woken);
+            t.hand(woken);
         } else {
             spawn(woken);
+        }
+        return t;
+    }
+
+    private static void wake(LoopThread t) {
+        if (t != null) {
+            t.wake();
         }
     }
 
@@ -221,12 +239,14 @@ public final class LoopThreadPool implements ResizableExecutor {
 
         @Override
         public void run() {
+            LoopThread next = null;
             synchronized (lock) {
                 wakingForTurns--;
-                if (wakingForTurns == 0 && !turns.isEmpty()) {
-                    wakeForTurn();
+                if (wakingForTurns == 0) {
+                    next = handTurn();
                 }
             }
+            wake(next);
             turn.run();
         }
     }
