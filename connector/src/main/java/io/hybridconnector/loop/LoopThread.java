@@ -72,7 +72,7 @@ public final class LoopThread extends Thread {
      * Gives this parked thread its next piece of work without waking it: under the pool's lock, which the caller
      * releases before {@link #wake}. Woken inside the lock, the thread was often run at once in the waker's place
      * (the kernel favours a thread that slept) and blocked on the lock the waker still held, until the waker got a
-     * CPU again: beside 16 requests computing on one core, 560 such blocks a second, each a wait behind them.
+     * CPU again, behind every computing thread: the pattern of the selector's wake-up ({@code EventLoop.selecting}).
      */
     void hand(Object work) {
         assignment.set(work);
