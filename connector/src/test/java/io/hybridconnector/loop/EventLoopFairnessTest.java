@@ -137,6 +137,7 @@ class EventLoopFairnessTest {
             // One per budget is 200 a second; twice that leaves room for a collection or a late wake-up.
             assertTrue(measured.looksPerSecond <= 2 * 1000.0 / BUDGET_MILLIS, measured.looksPerSecond
                     + " looks a second for " + busy.size() + " connections of short runs");
+            assertEquals(0, f.counters.getHandOffs(), "hand-offs of short runs");
         }
     }
 
