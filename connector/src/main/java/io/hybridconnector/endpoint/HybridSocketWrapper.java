@@ -49,13 +49,14 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
     /** Lock: the previous request waited off its loop, or ran on the executor ({@link #lastRunWaitedOffLoop}). */
     private boolean lastRunWaitedOffLoop;
     /**
-     * Lock: how long the previous request ran if it left its loop (it blocked or computed, or its class is known to),
-     * else 0; so the next one will most likely leave too: with an executor, it starts there ({@link #lastRunLeftLoop}),
-     * and while the loops time-slice it waits behind short ones ({@link #lastLongRunNanos}). Written at the end of a
-     * run under the lock, read by the leader when the connection is ready again (after that run gave the connection
-     * back); a stale read costs one misplaced run.
+     * Lock: the previous request left its loop (it blocked or computed, or its class is known to), or took half the
+     * budget on a pool thread; so the next one will most likely leave too: with an executor, it starts there
+     * ({@link #lastRunLeftLoop}). Written at the end of a run under the lock, read by the leader when the connection is
+     * ready again (after that run gave the connection back); a stale read costs one misplaced run.
      */
-    private long lastLongRunNanos;
+    private boolean lastRunLeftLoop;
+    /** Lock: how long the previous request ran ({@link #lastRunNanos}). Written and read as {@link #lastRunLeftLoop}. */
+    private long lastRunNanos;
 
     /** The protocol is HTTP/1.1: new requests are held on the loop until they can run ({@link RequestReadAhead}). */
     private final boolean readAhead;
@@ -365,9 +366,10 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
             // Still long (it waited or computed for half the budget): the next request starts here too.
             long end = System.nanoTime();
             long ran = end - start;
-            lastLongRunNanos = ran >= loop.handOffBudgetNanos() / 2 ? ran : 0;
+            lastRunLeftLoop = ran >= loop.handOffBudgetNanos() / 2;
+            lastRunWaitedOffLoop = lastRunLeftLoop; // its next start is a dispatch: the loop does not move
+            lastRunNanos = ran;
             loop.ranOffLoop(ran, end); // a light one is what time slicing protects
-            lastRunWaitedOffLoop = lastLongRunNanos != 0; // its next start is a dispatch: the loop does not move
             afterRun(state, consumed, false);
         } finally {
             unlockAndResume();
@@ -388,12 +390,12 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
 
     @Override
     public boolean lastRunLeftLoop() {
-        return lastLongRunNanos != 0;
+        return lastRunLeftLoop;
     }
 
     @Override
-    public long lastLongRunNanos() {
-        return lastLongRunNanos;
+    public long lastRunNanos() {
+        return lastRunNanos;
     }
 
     @Override
@@ -479,7 +481,8 @@ public final class HybridSocketWrapper extends LoopRegistration implements Sched
             SocketState state = runHandler(event);
             leading = loop.endRun(seq);
             lastRunWaitedOffLoop = !leading && LoopThread.lastRunWaited();
-            lastLongRunNanos = leading ? 0 : loop.handOffBudgetNanos(); // it held the loop its share at least
+            lastRunLeftLoop = !leading;
+            lastRunNanos = leading ? 0 : loop.handOffBudgetNanos(); // it held the loop its share at least
             afterRun(state, consumed, leading);
         } finally {
             unlockAndResume();

@@ -180,17 +180,17 @@ public final class LoopThreadPool implements ResizableExecutor {
      * ones got 0.50x stock's throughput), but a chain as long as the threads get to run. Which turn goes first:
      * {@link Turns}. With an operator's executor, as {@link #execute}.
      *
-     * @param lastLongRunNanos how long the connection's last request ran if it was long, else 0 ({@link Turns}: it
-     *                         waits behind short ones for at most that long)
+     * @param lastRunNanos how long the connection's last request ran, 0 if it ran inline and kept its loop ({@link
+     *                     Turns}: from 1 ms it waits behind light ones for at most that long)
      */
-    public void executeInTurn(Runnable turn, long lastLongRunNanos) {
+    public void executeInTurn(Runnable turn, long lastRunNanos) {
         if (taskExecutor != null || stopped) {
             execute(turn);
             return;
         }
         LoopThread woken = null;
         synchronized (lock) {
-            turns.add(turn, lastLongRunNanos);
+            turns.add(turn, lastRunNanos);
             if (wakingForTurns == 0) {
                 woken = handTurn();
             }

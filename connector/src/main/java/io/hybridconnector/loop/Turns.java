@@ -17,6 +17,11 @@ import java.util.ArrayDeque;
  * what the kernel's fair scheduler makes a thread that ran long wait while the others catch up; a fixed patience of
  * one hand-off budget (5 ms) served the long turns nearly in arrival order again beside 16 computing 2 ms, whose runs
  * take 30 ms or more on a shared core (light requests at 0.37x-0.73x stock's throughput).
+ * Where short ends ({@link #LONG_RUN_NANOS}): at the least limit, {@link HandOffPolicy#MIN_LIMIT_NANOS} (1 ms), the
+ * same line that makes a request light for {@link TimeSlicing}. Until 2026-12-07 it was half the budget (2.5 ms), which put about half of the
+ * turns of requests computing 2 ms of wall time (2-3 ms on a shared core) among the short ones, where each held the
+ * light requests behind it: light requests beside 16 of them got 0.55x (0.48x-0.65x) stock's throughput in 4 quick
+ * maps, 0.90x (0.73x-1.08x) in 7 with the line at 1 ms; 300 us was no better (0.75x in 3).
  * <p>
  * Not thread-safe: the pool's lock guards it. Allocates one small holder per long turn (the slow path: a request
  * that ran long); none per short one.
@@ -26,12 +31,15 @@ final class Turns {
     private final ArrayDeque<Runnable> shortTurns = new ArrayDeque<>();
     private final ArrayDeque<LongTurn> longTurns = new ArrayDeque<>();
 
+    /** A request that ran for this long or more was not a light one: its connection's next turn is a long one. */
+    static final long LONG_RUN_NANOS = HandOffPolicy.MIN_LIMIT_NANOS;
+
     /**
-     * @param lastLongRunNanos how long the connection's last request ran if it was long, else 0
+     * @param lastRunNanos how long the connection's last request ran ({@link LoopThreadPool#executeInTurn})
      */
-    void add(Runnable turn, long lastLongRunNanos) {
-        if (lastLongRunNanos > 0) {
-            longTurns.addLast(new LongTurn(turn, System.nanoTime() + lastLongRunNanos));
+    void add(Runnable turn, long lastRunNanos) {
+        if (lastRunNanos >= LONG_RUN_NANOS) {
+            longTurns.addLast(new LongTurn(turn, System.nanoTime() + lastRunNanos));
         } else {
             shortTurns.addLast(turn);
         }

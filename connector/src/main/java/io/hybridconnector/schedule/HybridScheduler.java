@@ -37,7 +37,7 @@ final class HybridScheduler implements Scheduler {
         if (timeSlicing.isOn()) {
             counters.timeSlicedRun();
             connection.suspendInterest(consumed);
-            workers.executeInTurn(() -> connection.runOnWorker(event, consumed), connection.lastLongRunNanos());
+            workers.executeInTurn(() -> connection.runOnWorker(event, consumed), connection.lastRunNanos());
             return true;
         }
         if (executorForBlocking && (connection.lastRunLeftLoop() || connection.nextRequestLeavesLoop())) {

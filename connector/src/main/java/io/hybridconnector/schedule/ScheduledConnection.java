@@ -56,11 +56,12 @@ public interface ScheduledConnection {
     boolean lastRunLeftLoop();
 
     /**
-     * How long the previous request ran if it was long (it left its loop, or took half the budget on a pool thread),
-     * else 0: while the loops serve on pool threads, such a connection waits behind short ones for at most this long
-     * ({@code Turns}). Same writing and reading as {@link #lastRunLeftLoop}.
+     * How long the previous request ran: on a pool thread, as measured; inline, 0 if it kept its loop, else the budget
+     * (it held the loop its share at least). While the loops serve on pool threads, a connection whose last request
+     * was not a light one waits behind light ones for at most this long ({@code Turns}). Same writing and reading as
+     * {@link #lastRunLeftLoop}.
      */
-    long lastLongRunNanos();
+    long lastRunNanos();
 
     /**
      * With an operator's executor: whether the request waiting on this connection is of a class known to block or

@@ -137,7 +137,13 @@ class EventLoopFairnessTest {
             // One per budget is 200 a second; twice that leaves room for a collection or a late wake-up.
             assertTrue(measured.looksPerSecond <= 2 * 1000.0 / BUDGET_MILLIS, measured.looksPerSecond
                     + " looks a second for " + busy.size() + " connections of short runs");
-            assertEquals(0, f.counters.getHandOffs(), "hand-offs of short runs");
+            // A 50 us run is never a computing, blocking or predicted one. It may be moved as starved: preempted for
+            // its share, it held the loop (which is why the windows around such a run are not measured).
+            assertEquals(0, f.counters.getComputedHandOffs(), "short runs moved as computing");
+            assertEquals(0, f.counters.getStallHandOffs(), "short runs moved as blocked");
+            assertEquals(0, f.counters.getPredictedHandOffs(), "short runs moved as predicted long");
+            long starved = f.counters.getHandOffs(Decision.STARVED);
+            assertEquals(starved, f.counters.getHandOffs(), "hand-offs of short runs other than starved ones");
         }
     }
 
