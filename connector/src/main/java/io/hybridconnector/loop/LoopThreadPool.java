@@ -181,7 +181,8 @@ public final class LoopThreadPool implements ResizableExecutor {
      * {@link Turns}. With an operator's executor, as {@link #execute}.
      *
      * @param lastRunNanos how long the connection's last request ran, 0 if it ran inline and kept its loop ({@link
-     *                     Turns}: from 1 ms it waits behind light ones for at most that long)
+     *                     Turns}: from 1 ms it waits behind light ones for at most that long for each turn
+     *                     queued ahead of it)
      */
     public void executeInTurn(Runnable turn, long lastRunNanos) {
         if (taskExecutor != null || stopped) {
@@ -190,7 +191,7 @@ public final class LoopThreadPool implements ResizableExecutor {
         }
         LoopThread woken = null;
         synchronized (lock) {
-            turns.add(turn, lastRunNanos);
+            turns.add(turn, lastRunNanos, maxThreads);
             if (wakingForTurns == 0) {
                 woken = handTurn();
             }
