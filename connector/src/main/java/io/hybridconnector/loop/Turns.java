@@ -23,10 +23,11 @@ import java.util.ArrayDeque;
  * 2 ms of wall time at 0.96x (0.79x-1.02x) stock's throughput in six quick maps, and counting the turns ahead took
  * them to 1.61x (1.54x-1.67x) in three of the same series (2026-12-07).
  * Where short ends ({@link #LONG_RUN_NANOS}): at the least limit, {@link HandOffPolicy#MIN_LIMIT_NANOS} (1 ms), the
- * same line that makes a request light for {@link TimeSlicing}. Until 2026-12-07 it was half the budget (2.5 ms), which put about half of the
- * turns of requests computing 2 ms of wall time (2-3 ms on a shared core) among the short ones, where each held the
- * light requests behind it: light requests beside 16 of them got 0.55x (0.48x-0.65x) stock's throughput in 4 quick
- * maps, 0.90x (0.73x-1.08x) in 7 with the line at 1 ms; 300 us was no better (0.75x in 3).
+ * same line that makes a request light for {@link TimeSlicing}. Until 2026-12-07 it was half the budget (2.5 ms),
+ * which put about half of the turns of requests computing 2 ms of wall time (2-3 ms on a shared core) among the short
+ * ones, where each held the light requests behind it: light requests beside 16 of them got 0.55x (0.48x-0.65x)
+ * stock's throughput in 4 quick maps, 0.90x (0.73x-1.08x) in 7 with the line at 1 ms; 300 us was no better (0.75x in
+ * 3).
  * <p>
  * Not thread-safe: the pool's lock guards it. Allocates one small holder per long turn (the slow path: a request
  * that ran long); none per short one.
