@@ -20,8 +20,8 @@ import java.util.ArrayDeque;
  * runnable. A fixed patience of one hand-off budget (5 ms) served the long turns nearly in arrival order again beside
  * 16 computing 2 ms, whose runs take 30 ms or more on a shared core (light requests at 0.37x-0.73x stock's
  * throughput); a patience of as long as it ran, whatever was queued, left the light requests beside 16 computing
- * 2 ms of wall time at 0.96x (0.79x-1.02x) stock's throughput in six quick maps, and counting the turns ahead took
- * them to 1.61x (1.54x-1.67x) in three of the same series (2026-12-07).
+ * 2 ms of wall time at 0.92x (0.78x-1.02x) stock's throughput in nine quick maps, and counting the turns ahead took
+ * them to 1.57x (1.32x-1.75x) in six of the same series (2026-12-07).
  * Where short ends ({@link #LONG_RUN_NANOS}): at the least limit, {@link HandOffPolicy#MIN_LIMIT_NANOS} (1 ms), the
  * same line that makes a request light for {@link TimeSlicing}. Until 2026-12-07 it was half the budget (2.5 ms),
  * which put about half of the turns of requests computing 2 ms of wall time (2-3 ms on a shared core) among the short

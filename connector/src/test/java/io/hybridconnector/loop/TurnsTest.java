@@ -80,8 +80,8 @@ class TurnsTest {
     /**
      * A fair scheduler makes a thread that ran long wait while each runnable thread catches up with it: a long turn
      * waits as long as it ran for each turn queued ahead of it. With one patience whatever was queued, light requests
-     * beside 16 computing 2 ms of wall time on one core got 0.96x stock's throughput in six quick maps; with this,
-     * 1.61x in three.
+     * beside 16 computing 2 ms of wall time on one core got 0.92x stock's throughput in nine quick maps; with this,
+     * 1.57x in six.
      */
     @Test
     void aLongTurnWaitsAsLongAsItRanForEachTurnQueuedAheadOfIt() throws Exception {
