@@ -101,6 +101,8 @@ abstract class ConnectionIo extends TomcatSocketWrapper implements LoopChannel {
 
     /** The number of the loop's service that last served this connection. Leader only. */
     private long servedAs;
+    /** Leader only ({@code RoundShares}). */
+    private boolean ranOverShare;
     /** Lock: interest registered by the handler during the current run, applied when the run ends. */
     int requestedOps;
     /**
@@ -385,6 +387,16 @@ abstract class ConnectionIo extends TomcatSocketWrapper implements LoopChannel {
     @Override
     public void servedAs(long service) {
         servedAs = service;
+    }
+
+    @Override
+    public boolean ranOverShare() {
+        return ranOverShare;
+    }
+
+    @Override
+    public void ranOverShare(boolean over) {
+        ranOverShare = over;
     }
 
     /** The request this connection runs, as a log line names it: method, URI and query, and the client. */

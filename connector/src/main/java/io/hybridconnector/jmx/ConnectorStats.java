@@ -187,6 +187,11 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     }
 
     @Override
+    public long getRoundsSatOut() {
+        return loops().getRoundsSatOut();
+    }
+
+    @Override
     public long getRequestsHeld() {
         return loops().getRequestsHeld();
     }

@@ -54,6 +54,9 @@ public interface ConnectorStatsMBean {
     /** Backed-up batches of ready connections a loop served least recently served first, close to arrival order. */
     long getReorderedBatches();
 
+    /** Ready connections that sat a loop's round out because their last run held the loop longer than their share. */
+    long getRoundsSatOut();
+
     /** Requests a loop held, without a thread, until their head and small body were in (slow clients, issue 40). */
     long getRequestsHeld();
 

@@ -150,6 +150,8 @@ public final class EventLoop {
     /** Connections served so far, numbering each service for {@link ReadyOrder} (a long: never wraps). Leader only. */
     private long served;
     private final ReadyOrder readyOrder = new ReadyOrder();
+    /** {@code null} without a stall detector: then every ready connection is served every round. */
+    private final RoundShares shares;
 
     /** Work a loop runs on its leader. */
     @FunctionalInterface
@@ -168,6 +170,7 @@ public final class EventLoop {
         this.pool = pool;
         this.counters = counters;
         this.detector = detector;
+        this.shares = detector == null ? null : new RoundShares(detector.policy().budgetNanos());
     }
 
     public int getId() {
@@ -309,6 +312,9 @@ public final class EventLoop {
         }
         readyOrder.waitersFirst(ready, waitersCollected);
         waitersCollected = 0;
+        if (shares != null) {
+            shares.roundBegins(ready.size());
+        }
         // A select that waited found connections that became ready while it waited; one that returned at once may
         // report connections that were ready since the previous select ended (a long run held the loop meanwhile).
         readySinceNanos = end - start > WAITED_IN_SELECT_NANOS ? start : lastSelectEndNanos;
@@ -396,6 +402,10 @@ public final class EventLoop {
                 continue;
             }
             LoopChannel channel = (LoopChannel) key.attachment();
+            if (shares != null && shares.sitsOut(channel, key.readyOps())) {
+                counters.roundsSatOut.increment();
+                continue;
+            }
             channel.servedAs(++served);
             boolean leading;
             try {
@@ -503,9 +513,13 @@ public final class EventLoop {
      */
     public boolean endRun(long seq) {
         if (runSeq.compareAndSet(seq, seq + 1)) {
+            LoopChannel ran = current;
             current = null;
             if (handOffs) {
                 long now = System.nanoTime();
+                if (ran != null) {
+                    shares.ran(ran, now - runStartNanos);
+                }
                 if (now - runStartNanos >= HandOffPolicy.MIN_LIMIT_NANOS) {
                     noteLongRun(now);
                 } else {

@@ -78,6 +78,18 @@ public interface LoopChannel {
     /** Notes the number of the loop's service that serves this connection now. Leader only. */
     void servedAs(long service);
 
+    /**
+     * @return whether this connection's last run held its loop longer than its share of the round while others were
+     *         ready, so that it sits the next round out ({@link RoundShares}); never for what is not a connection
+     */
+    default boolean ranOverShare() {
+        return false;
+    }
+
+    /** Sets what {@link #ranOverShare()} returns. Leader only. */
+    default void ranOverShare(boolean over) {
+    }
+
     /** @return what this connection is running, for a log line: e.g. {@code "GET /report?year=2026"} */
     default String describeRun() {
         return toString();

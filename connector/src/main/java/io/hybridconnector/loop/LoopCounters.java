@@ -26,6 +26,8 @@ public final class LoopCounters {
     final LongAdder deferredTasks = new LongAdder();
     /** Backed-up batches of ready connections served least recently served first ({@link ReadyOrder}). */
     final LongAdder reorderedBatches = new LongAdder();
+    /** Ready connections that sat a round out after a run longer than their share of the round ({@link RoundShares}). */
+    final LongAdder roundsSatOut = new LongAdder();
     /** Times {@link TimeSlicing} went on: requests computed beside the loops, which then served on pool threads. */
     final LongAdder timeSlicingOn = new LongAdder();
     /** Ready connections a loop gave to a pool thread because {@link TimeSlicing} was on. */
@@ -50,6 +52,10 @@ public final class LoopCounters {
 
     public long getHandOffs(Decision why) {
         return handOffs[why.ordinal()].sum();
+    }
+
+    public long getRoundsSatOut() {
+        return roundsSatOut.sum();
     }
 
     public long getInlineRuns() {

@@ -13,6 +13,7 @@ abstract class PipeChannel implements LoopChannel {
     final String name;
     final Pipe pipe = Pipe.open();
     private long servedAs;
+    private boolean ranOverShare;
 
     PipeChannel(String name) throws IOException {
         this.name = name;
@@ -50,6 +51,16 @@ abstract class PipeChannel implements LoopChannel {
     @Override
     public void servedAs(long service) {
         servedAs = service;
+    }
+
+    @Override
+    public boolean ranOverShare() {
+        return ranOverShare;
+    }
+
+    @Override
+    public void ranOverShare(boolean over) {
+        ranOverShare = over;
     }
 
     @Override

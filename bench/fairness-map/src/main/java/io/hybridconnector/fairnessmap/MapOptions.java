@@ -16,6 +16,9 @@ final class MapOptions {
               --profile quick|full  quick (default): a diagonal of the grid, under 10 minutes; full: every cell
               --cores LIST          core counts, default 1,2 (1: Tomcat on CPU 0, the load on CPU 1; 2: nothing pinned)
               --kinds LIST          heavy kinds, default cpu,wall,sleep,sometimes,download,upload
+              --durations LIST      only the cells of these heavy durations in ms, e.g. 0.5,1 (default: the profile's)
+              --connections LIST    only the cells of these heavy connection counts, e.g. 4,8,16 (default: the
+                                    profile's)
               --rounds N            interleaved rounds: each cell stock NIO then ours, N times (profile: 3)
               --window S            measured seconds per window (profile: quick 1.5, full 5; full lengthens a window
                                     up to 20 s so that it sees 50 heavy requests)
@@ -46,6 +49,10 @@ final class MapOptions {
     Profile profile = Profile.QUICK;
     List<Integer> cores = Grid.CORES;
     List<HeavyKind> kinds = List.of(HeavyKind.values());
+    /** Only cells of these durations (kinds without one keep theirs); null: every one of the profile. */
+    List<Double> durations;
+    /** Only cells of these heavy connection counts; null: every one of the profile. */
+    List<Integer> connections;
     Integer rounds;
     Duration window;
     Duration cellWarmup;
@@ -74,6 +81,8 @@ final class MapOptions {
                 case "--profile" -> o.profile = Profile.of(a.value());
                 case "--cores" -> o.cores = cores(a.value());
                 case "--kinds" -> o.kinds = kinds(a.value());
+                case "--durations" -> o.durations = durations(a.value());
+                case "--connections" -> o.connections = connections(a.value());
                 case "--rounds" -> o.rounds = (int) a.positive();
                 case "--window" -> o.window = seconds(a.positive());
                 case "--cell-warmup" -> o.cellWarmup = seconds(a.positive());
@@ -104,7 +113,14 @@ final class MapOptions {
     }
 
     List<Cell> cells() {
-        return profile.cells(cores, kinds);
+        List<Cell> cells = new ArrayList<>();
+        for (Cell c : profile.cells(cores, kinds)) {
+            if ((durations == null || !c.kind().hasDuration() || durations.contains(c.ms()))
+                    && (connections == null || connections.contains(c.connections()))) {
+                cells.add(c);
+            }
+        }
+        return cells;
     }
 
     Profile.Windows windows(Cell cell) {
@@ -147,6 +163,30 @@ final class MapOptions {
             kinds.add(HeavyKind.byId(s.trim()));
         }
         return kinds;
+    }
+
+    static List<Double> durations(String list) {
+        List<Double> durations = new ArrayList<>();
+        for (String s : list.split(",")) {
+            double ms = Double.parseDouble(s.trim());
+            if (!Grid.DURATIONS_MS.contains(ms)) {
+                throw new IllegalArgumentException("--durations: the grid's " + Grid.DURATIONS_MS + " only, got " + s);
+            }
+            durations.add(ms);
+        }
+        return durations;
+    }
+
+    static List<Integer> connections(String list) {
+        List<Integer> connections = new ArrayList<>();
+        for (String s : list.split(",")) {
+            int n = Integer.parseInt(s.trim());
+            if (!Grid.CONNECTIONS.contains(n)) {
+                throw new IllegalArgumentException("--connections: the grid's " + Grid.CONNECTIONS + " only, got " + n);
+            }
+            connections.add(n);
+        }
+        return connections;
     }
 
     private static Duration seconds(double s) {

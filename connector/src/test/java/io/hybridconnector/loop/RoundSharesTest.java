@@ -1,0 +1,134 @@
+package io.hybridconnector.loop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * A loop shares its rounds per connection, not per request: a connection whose runs hold the loop longer than its
+ * share of the round is served less often while others are ready beside it, and as often as it likes alone. Real
+ * selector and pipes, no HTTP; the runs stay inline (0.5 ms is under the least limit, so no hand-off interferes).
+ */
+class RoundSharesTest {
+
+    private static final int LIGHT = 20;
+    private static final int REQUESTS = 100;
+    private static final long HEAVY_RUN_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
+
+    /**
+     * 20 light connections and one whose runs take 0.5 ms, all ready every round: the round's share is 5 ms / 21 =
+     * 238 us, so the heavy one sits out a round after each of its runs. Served once per round, as before, it ran as
+     * many requests as each light connection (100).
+     */
+    @Test
+    void aConnectionWhoseRunsExceedItsShareIsServedLessOftenBesideOthers() throws Exception {
+        try (LoopFixture fixture = new LoopFixture(5, -1)) {
+            CountDownLatch lightDone = new CountDownLatch(LIGHT);
+            List<Repeating> lights = new ArrayList<>();
+            for (int i = 0; i < LIGHT; i++) {
+                lights.add(new Repeating("light-" + i, 0, REQUESTS, lightDone));
+            }
+            Repeating heavy = new Repeating("heavy", HEAVY_RUN_NANOS, Integer.MAX_VALUE, null);
+            connect(fixture, heavy);
+            for (Repeating light : lights) {
+                connect(fixture, light);
+            }
+            heldLoopReadies(fixture, lights, heavy);
+            assertTrue(lightDone.await(20, TimeUnit.SECONDS), "the light connections were served");
+            heavy.stop = true;
+            int heavyRuns = heavy.runs.get();
+            assertTrue(heavyRuns <= REQUESTS * 3 / 4,
+                    "the heavy connection ran " + heavyRuns + " requests while each light one ran " + REQUESTS);
+            assertTrue(heavyRuns >= REQUESTS / 4, "the heavy connection was not starved: " + heavyRuns);
+            assertTrue(fixture.counters.getRoundsSatOut() > 0, "rounds sat out are counted");
+        }
+    }
+
+    /** Alone in its rounds, the same connection owes nothing: it is served every round. */
+    @Test
+    void aConnectionAloneInItsRoundsIsServedEveryRound() throws Exception {
+        try (LoopFixture fixture = new LoopFixture(5, -1)) {
+            CountDownLatch done = new CountDownLatch(1);
+            Repeating heavy = new Repeating("heavy", HEAVY_RUN_NANOS, REQUESTS, done);
+            connect(fixture, heavy);
+            heavy.readyQuietly();
+            assertTrue(done.await(20, TimeUnit.SECONDS), "served");
+            assertEquals(0, fixture.counters.getRoundsSatOut(), "rounds sat out");
+        }
+    }
+
+    /** Makes every connection ready while the leader is held, so that they all start in one round. */
+    private static void heldLoopReadies(LoopFixture fixture, List<Repeating> lights, Repeating heavy)
+            throws InterruptedException {
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        fixture.loop.submit(() -> {
+            holding.countDown();
+            try {
+                release.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return true;
+        });
+        assertTrue(holding.await(5, TimeUnit.SECONDS), "the loop ran the task");
+        heavy.readyQuietly();
+        lights.forEach(Repeating::readyQuietly);
+        release.countDown();
+    }
+
+    private static void connect(LoopFixture fixture, Repeating c) throws InterruptedException {
+        c.loop = fixture.loop;
+        CountDownLatch registered = new CountDownLatch(1);
+        fixture.loop.submit(() -> {
+            try {
+                fixture.loop.assigned();
+                fixture.loop.register(c.pipe.source(), java.nio.channels.SelectionKey.OP_READ, c);
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException(e);
+            }
+            registered.countDown();
+            return true;
+        });
+        assertTrue(registered.await(5, TimeUnit.SECONDS), "registration");
+    }
+
+    /** A connection whose client sends its next request as soon as a response is out, up to a number of them. */
+    private static final class Repeating extends PipeChannel {
+        final long runNanos;
+        final int requests;
+        final CountDownLatch done;
+        final AtomicInteger runs = new AtomicInteger();
+        volatile boolean stop;
+        EventLoop loop;
+
+        Repeating(String name, long runNanos, int requests, CountDownLatch done) throws java.io.IOException {
+            super(name);
+            this.runNanos = runNanos;
+            this.requests = requests;
+            this.done = done;
+        }
+
+        @Override
+        public boolean onReady(int readyOps) {
+            consume();
+            long seq = loop.beginRun(this);
+            LoopFixture.spinNanos(runNanos);
+            int n = runs.incrementAndGet();
+            boolean leading = loop.endRun(seq);
+            if (n < requests && !stop) {
+                readyQuietly();
+            } else if (n == requests && done != null) {
+                done.countDown();
+            }
+            return leading;
+        }
+    }
+}
