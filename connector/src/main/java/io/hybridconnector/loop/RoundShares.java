@@ -57,9 +57,14 @@ final class RoundShares {
         return shareNanos != Long.MAX_VALUE && readyOps == SelectionKey.OP_READ;
     }
 
-    /** The connection's run held the loop for {@code runNanos} of the current round. */
+    /**
+     * The connection's run held the loop for {@code runNanos} of the current round. Only a run under the least limit
+     * counts: one of 1 ms or more that still ended inline was either alone or kept by the stall detector because it
+     * waited for a CPU ({@link HandOffPolicy.Decision#STARVED}), stretched by the threads computing beside the loop,
+     * which is no sign of a long request (the same reason the detector does not learn its class).
+     */
     void ran(LoopChannel channel, long runNanos) {
-        if (runNanos > shareNanos) {
+        if (runNanos > shareNanos && runNanos < HandOffPolicy.MIN_LIMIT_NANOS) {
             channel.ranOverShare(true);
         }
     }

@@ -73,7 +73,7 @@ class TurnsTest {
         if (System.nanoTime() - queued < ran) { // a pause of this thread could make it late, and then it is first
             assertSame(light1, first);
         }
-        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(ran) + 5);
+        sleepUntil(queued + ran + TimeUnit.MILLISECONDS.toNanos(5));
         assertSame(computing, turns.poll(), "a long turn waited behind a short one longer than it last ran");
     }
 
