@@ -13,20 +13,21 @@ import java.nio.channels.SelectionKey;
  * 0.5 ms takes twenty to thirty times what a light one does, every round, and each light connection's next request
  * waits for all of them. Under the least limit ({@link HandOffPolicy#MIN_LIMIT_NANOS}) such requests never leave the
  * loop, and stock NIO, whose kernel shares the CPU per thread, serves the light requests beside them sooner: on one
- * core beside 4 to 32 connections computing 0.5 ms of CPU, light requests got 0.65x-0.88x stock's throughput and a
- * light p99 up to 1.8x stock's on this change's host (a full-grid run on another host: 0.30x-0.70x). Sitting one
- * round out took them to 0.87x-0.95x, p99 1.19x-1.30x (medians of six maps, 2026-12-07).
+ * core beside 4 to 32 connections computing 0.5 ms of CPU, light requests got 0.73x-0.88x stock's throughput and a
+ * light p99 up to 1.6x stock's (medians of five maps on a noisy host; one full-grid run on a quieter one: 0.30x-0.70x).
+ * Sitting one round out took them to 0.85x-1.00x, p99 up to 1.34x (medians of eight maps, 2026-12-07,
+ * bench/fairness-map/results/2026-12-07-round-shares).
  * <p>
- * Why one round and not a debt paid back share by share (deficit round robin): that is the kernel's sharing per
- * connection, and it is stricter than stock is with requests that take a fixed wall time. Stock's kernel preempts
- * such a request for a light one and the request still ends on time, having used less CPU; a loop cannot preempt a
- * run. Repaying the whole excess gave the light requests 1.0x-1.8x stock's throughput but requests computing 0.5 ms
- * of wall time beside them 0.66x-0.93x; one round out left those at 0.90x-1.06x, and two rounds out helped the light
- * ones no further.
+ * Why one round and not a debt paid back share by share (deficit round robin, the kernel's sharing per connection):
+ * it is stricter than stock is with requests that take a fixed wall time. Stock's kernel preempts such a request for a
+ * light one and the request still ends on time, having used less CPU; a loop cannot preempt a run. Repaying the whole
+ * excess gave the light requests 0.90x-1.86x stock's throughput but requests computing 0.5 ms of wall time beside them
+ * 0.65x-0.90x; one round out left those at 0.90x-1.04x, and two rounds out did no better in two maps.
  * <p>
- * Only a connection waiting to be read sits out (a write that waits for the loop does not), and its bytes stay unread,
- * so the next select reports it again. The mark is kept on the connection ({@link LoopChannel#ranOverShare}); the
- * fast path (a run within its share) compares one number. Leader only.
+ * Only a run under the least limit marks its connection ({@link #ran}). Only a connection waiting to be read sits out
+ * (a write that waits for the loop does not), and its bytes stay unread, so the next select reports it again. The
+ * mark is kept on the connection ({@link LoopChannel#ranOverShare}); the fast path (a run within its share) compares
+ * one number. Leader only.
  */
 final class RoundShares {
 

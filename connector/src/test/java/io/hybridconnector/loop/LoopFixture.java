@@ -33,11 +33,17 @@ final class LoopFixture implements AutoCloseable {
     Connection connect(String name, Runnable work) throws Exception {
         Connection c = new Connection(name, work);
         connections.add(c);
+        register(loop, c);
+        return c;
+    }
+
+    /** Registers {@code channel} with {@code loop}'s selector for reads, from a task on its leader. */
+    static void register(EventLoop loop, PipeChannel channel) throws InterruptedException {
         CountDownLatch registered = new CountDownLatch(1);
         loop.submit(() -> {
             try {
                 loop.assigned();
-                loop.register(c.pipe.source(), SelectionKey.OP_READ, c);
+                loop.register(channel.pipe.source(), SelectionKey.OP_READ, channel);
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
@@ -45,7 +51,24 @@ final class LoopFixture implements AutoCloseable {
             return true;
         });
         assertTrue(registered.await(5, TimeUnit.SECONDS), "registration");
-        return c;
+    }
+
+    /** Runs {@code sends} while the leader waits in a task, so that the next select finds every byte it sent. */
+    static void holdTheLoopWhile(EventLoop loop, Runnable sends) throws InterruptedException {
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        loop.submit(() -> {
+            holding.countDown();
+            try {
+                release.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return true;
+        });
+        assertTrue(holding.await(5, TimeUnit.SECONDS), "the loop ran the task");
+        sends.run();
+        release.countDown();
     }
 
     @Override

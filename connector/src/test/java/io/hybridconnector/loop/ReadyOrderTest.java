@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.channels.SelectionKey;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -32,7 +31,7 @@ class ReadyOrderTest {
             // round 1 serves a and b; while a runs, c's request arrives; while b runs, a's next one
             a.whenServed = () -> c.send();
             b.whenServed = () -> a.send();
-            holdTheLoopWhile(fixture.loop, () -> {
+            LoopFixture.holdTheLoopWhile(fixture.loop, () -> {
                 a.send();
                 b.send();
             });
@@ -65,7 +64,7 @@ class ReadyOrderTest {
             // one backed-up round: the selector reports a, b (their readiness order); least recently served is b
             b.whenServed = b::send; // b's next request arrives while b runs, a's only after
             a.whenServed = a::send;
-            holdTheLoopWhile(fixture.loop, () -> {
+            LoopFixture.holdTheLoopWhile(fixture.loop, () -> {
                 a.send();
                 b.send();
                 LoopFixture.spin(ReadyOrder.BACKED_UP_ROUND_NANOS / 1_000_000 + 5);
@@ -91,31 +90,13 @@ class ReadyOrderTest {
             }
             all.get(2).waitedOffLoop = true;
             all.get(4).waitedOffLoop = true;
-            holdTheLoopWhile(fixture.loop, () -> all.forEach(Served::send));
+            LoopFixture.holdTheLoopWhile(fixture.loop, () -> all.forEach(Served::send));
             for (Served s : all) {
                 assertTrue(s.done.await(5, TimeUnit.SECONDS), s.name + " served");
             }
             // one batch, in the order the requests arrived but for c and e, whose requests will wait off the loop
             assertEquals(List.of("c", "e", "a", "b", "d"), served);
         }
-    }
-
-    /** Runs {@code sends} while the leader waits in a task, so that the next select finds every byte it sent. */
-    private static void holdTheLoopWhile(EventLoop loop, Runnable sends) throws InterruptedException {
-        CountDownLatch holding = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        loop.submit(() -> {
-            holding.countDown();
-            try {
-                release.await(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return true;
-        });
-        assertTrue(holding.await(5, TimeUnit.SECONDS), "the loop ran the task");
-        sends.run();
-        release.countDown();
     }
 
     /** A pipe as a connection: each byte is a request whose run spins 6 ms. */
@@ -134,18 +115,7 @@ class ReadyOrderTest {
         }
 
         void register() throws InterruptedException {
-            CountDownLatch registered = new CountDownLatch(1);
-            loop.submit(() -> {
-                try {
-                    loop.assigned();
-                    loop.register(pipe.source(), SelectionKey.OP_READ, this);
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
-                registered.countDown();
-                return true;
-            });
-            assertTrue(registered.await(5, TimeUnit.SECONDS), "registration");
+            LoopFixture.register(loop, this);
         }
 
         void send() {

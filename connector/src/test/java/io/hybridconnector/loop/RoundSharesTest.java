@@ -3,6 +3,7 @@ package io.hybridconnector.loop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -40,7 +41,11 @@ class RoundSharesTest {
             for (Repeating light : lights) {
                 connect(fixture, light);
             }
-            heldLoopReadies(fixture, lights, heavy);
+            // every connection's first request in one round
+            LoopFixture.holdTheLoopWhile(fixture.loop, () -> {
+                heavy.readyQuietly();
+                lights.forEach(Repeating::readyQuietly);
+            });
             assertTrue(lightDone.await(20, TimeUnit.SECONDS), "the light connections were served");
             heavy.stop = true;
             int heavyRuns = heavy.runs.get();
@@ -64,40 +69,9 @@ class RoundSharesTest {
         }
     }
 
-    /** Makes every connection ready while the leader is held, so that they all start in one round. */
-    private static void heldLoopReadies(LoopFixture fixture, List<Repeating> lights, Repeating heavy)
-            throws InterruptedException {
-        CountDownLatch holding = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        fixture.loop.submit(() -> {
-            holding.countDown();
-            try {
-                release.await(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return true;
-        });
-        assertTrue(holding.await(5, TimeUnit.SECONDS), "the loop ran the task");
-        heavy.readyQuietly();
-        lights.forEach(Repeating::readyQuietly);
-        release.countDown();
-    }
-
     private static void connect(LoopFixture fixture, Repeating c) throws InterruptedException {
         c.loop = fixture.loop;
-        CountDownLatch registered = new CountDownLatch(1);
-        fixture.loop.submit(() -> {
-            try {
-                fixture.loop.assigned();
-                fixture.loop.register(c.pipe.source(), java.nio.channels.SelectionKey.OP_READ, c);
-            } catch (java.io.IOException e) {
-                throw new IllegalStateException(e);
-            }
-            registered.countDown();
-            return true;
-        });
-        assertTrue(registered.await(5, TimeUnit.SECONDS), "registration");
+        LoopFixture.register(fixture.loop, c);
     }
 
     /** A connection whose client sends its next request as soon as a response is out, up to a number of them. */
@@ -109,7 +83,7 @@ class RoundSharesTest {
         volatile boolean stop;
         EventLoop loop;
 
-        Repeating(String name, long runNanos, int requests, CountDownLatch done) throws java.io.IOException {
+        Repeating(String name, long runNanos, int requests, CountDownLatch done) throws IOException {
             super(name);
             this.runNanos = runNanos;
             this.requests = requests;

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import io.hybridconnector.bench.harness.cli.Args;
 import io.hybridconnector.bench.harness.tomcat.ServiceUser;
@@ -166,27 +167,24 @@ final class MapOptions {
     }
 
     static List<Double> durations(String list) {
-        List<Double> durations = new ArrayList<>();
-        for (String s : list.split(",")) {
-            double ms = Double.parseDouble(s.trim());
-            if (!Grid.DURATIONS_MS.contains(ms)) {
-                throw new IllegalArgumentException("--durations: the grid's " + Grid.DURATIONS_MS + " only, got " + s);
-            }
-            durations.add(ms);
-        }
-        return durations;
+        return gridValues("--durations", list, Double::parseDouble, Grid.DURATIONS_MS);
     }
 
     static List<Integer> connections(String list) {
-        List<Integer> connections = new ArrayList<>();
+        return gridValues("--connections", list, Integer::parseInt, Grid.CONNECTIONS);
+    }
+
+    /** @return the comma-separated values of {@code list}, each one of the grid's {@code allowed} */
+    private static <T> List<T> gridValues(String option, String list, Function<String, T> parse, List<T> allowed) {
+        List<T> values = new ArrayList<>();
         for (String s : list.split(",")) {
-            int n = Integer.parseInt(s.trim());
-            if (!Grid.CONNECTIONS.contains(n)) {
-                throw new IllegalArgumentException("--connections: the grid's " + Grid.CONNECTIONS + " only, got " + n);
+            T value = parse.apply(s.trim());
+            if (!allowed.contains(value)) {
+                throw new IllegalArgumentException(option + ": the grid's " + allowed + " only, got " + s.trim());
             }
-            connections.add(n);
+            values.add(value);
         }
-        return connections;
+        return values;
     }
 
     private static Duration seconds(double s) {
