@@ -170,7 +170,7 @@ public final class EventLoop {
         this.pool = pool;
         this.counters = counters;
         this.detector = detector;
-        this.shares = detector == null ? null : new RoundShares(detector.policy().budgetNanos());
+        this.shares = detector == null ? null : new RoundShares(detector.policy().budgetNanos(), pool);
     }
 
     public int getId() {

@@ -39,6 +39,12 @@ public final class LoopThreadPool implements ResizableExecutor {
     private final String namePrefix;
     private final boolean daemon;
     private volatile int maxThreads;
+    /**
+     * Whether the stall detector last saw a request computing off the loops ({@link TimeSlicing#look}): the loops'
+     * runs then share the CPUs with it and are stretched by its slices, so a run's length says little about the
+     * request ({@link RoundShares}). Written by the detector, read by leaders on their slow path.
+     */
+    private volatile boolean computingBesideLoops;
 
     private final Object lock = new Object();
     /** Parked threads, most recently parked first (warm caches). Guarded by {@link #lock}. */
@@ -409,6 +415,18 @@ public final class LoopThreadPool implements ResizableExecutor {
     /** @return tasks running on the operator's executor right now (0 without one) */
     public int getExternalTasksRunning() {
         return externalTasksRunning.get();
+    }
+
+    /** @return whether the stall detector last saw a request computing off the loops */
+    boolean computingBesideLoops() {
+        return computingBesideLoops;
+    }
+
+    /** Stall detector only ({@link TimeSlicing#look}). */
+    void computingBesideLoops(boolean computing) {
+        if (computingBesideLoops != computing) {
+            computingBesideLoops = computing;
+        }
     }
 
     /**

@@ -113,6 +113,7 @@ public final class TimeSlicing {
                 computing++;
             }
         }
+        pool.computingBesideLoops(computing > 0);
         if (computing >= cpus && lightRunSince(loops, now - HOLD_NANOS)) {
             lastComputingNanos = now;
             if (!on) {
