@@ -117,6 +117,11 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     }
 
     @Override
+    public long getTimeSlicingForUnevenRuns() {
+        return loops().getTimeSlicingOnUneven();
+    }
+
+    @Override
     public long getTimeSlicedRuns() {
         return loops().getTimeSlicedRuns();
     }

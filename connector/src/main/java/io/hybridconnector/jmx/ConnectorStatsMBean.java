@@ -27,8 +27,13 @@ public interface ConnectorStatsMBean {
     /** The request's class held loops before: moved before it ran. */
     long getPredictedHandOffs();
     long getHandOffsThatWaitedForAThread();
-    /** Times requests computing beside the loops made them serve ready connections on pool threads (timeSlicing). */
+    /**
+     * Times the loops began serving ready connections on pool threads (timeSlicing): requests computed beside them, or
+     * a loop's inline runs were uneven (brief requests beside requests under 1 ms that together held it as long).
+     */
     long getTimeSlicingSwitchedOn();
+    /** Of {@link #getTimeSlicingSwitchedOn()}, the times a loop's inline runs were uneven. */
+    long getTimeSlicingForUnevenRuns();
     /** Ready connections served on a pool thread because requests computed beside the loops. */
     long getTimeSlicedRuns();
     /**

@@ -1,8 +1,6 @@
 package io.hybridconnector.loop;
 
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
@@ -118,21 +116,8 @@ public final class EventLoop {
     private volatile long lastLongRunNanos;
     /** Collection milliseconds when the leader last saw a long run: a run stretched by a collection is not long. */
     private long gcMillisAtLongRun = -1;
-    /**
-     * When a request of this loop's connections last ran in less than {@link HandOffPolicy#MIN_LIMIT_NANOS}, inline or
-     * on a pool thread; 0: never. Written with opaque stores (no fence on the fast path) by whichever thread ran it,
-     * read by the stall detector for {@link TimeSlicing}: only such requests gain from time slicing.
-     */
-    private long lastLightRunNanos;
-    private static final VarHandle LAST_LIGHT_RUN;
-
-    static {
-        try {
-            LAST_LIGHT_RUN = MethodHandles.lookup().findVarHandle(EventLoop.class, "lastLightRunNanos", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    /** What this loop's runs under the least limit looked like lately, for {@link TimeSlicing}. */
+    private final RunMix runMix;
     private volatile boolean running = true;
 
     private final AtomicInteger connectionCount = new AtomicInteger();
@@ -171,6 +156,7 @@ public final class EventLoop {
         this.counters = counters;
         this.detector = detector;
         this.shares = detector == null ? null : new RoundShares(detector.policy().budgetNanos(), pool);
+        this.runMix = new RunMix(pool);
     }
 
     public int getId() {
@@ -313,6 +299,7 @@ public final class EventLoop {
         readyOrder.waitersFirst(ready, waitersCollected);
         waitersCollected = 0;
         if (shares != null) {
+            runMix.roundEnds(end);
             shares.roundBegins(ready.size());
         }
         // A select that waited found connections that became ready while it waited; one that returned at once may
@@ -517,13 +504,14 @@ public final class EventLoop {
             current = null;
             if (handOffs) {
                 long now = System.nanoTime();
+                long took = now - runStartNanos;
                 if (ran != null) {
-                    shares.ran(ran, now - runStartNanos);
+                    shares.ran(ran, took);
                 }
-                if (now - runStartNanos >= HandOffPolicy.MIN_LIMIT_NANOS) {
+                if (took >= HandOffPolicy.MIN_LIMIT_NANOS) {
                     noteLongRun(now);
                 } else {
-                    LAST_LIGHT_RUN.setOpaque(this, now);
+                    runMix.ranInline(took, now);
                 }
             }
             return true;
@@ -551,14 +539,12 @@ public final class EventLoop {
      * at most one opaque store.
      */
     public void ranOffLoop(long ranNanos, long now) {
-        if (ranNanos < HandOffPolicy.MIN_LIMIT_NANOS) {
-            LAST_LIGHT_RUN.setOpaque(this, now);
-        }
+        runMix.ranOffLoop(ranNanos, now);
     }
 
-    /** @return when a request of this loop's connections last ran in less than the least limit; 0: never */
-    long lastLightRunNanos() {
-        return (long) LAST_LIGHT_RUN.getOpaque(this);
+    /** @return what this loop's runs under the least limit looked like lately. Read by the stall detector. */
+    RunMix runMix() {
+        return runMix;
     }
 
     /** @return when a run last held this loop for the least limit or more, or was moved away; 0: never */

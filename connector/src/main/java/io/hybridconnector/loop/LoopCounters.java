@@ -30,6 +30,8 @@ public final class LoopCounters {
     final LongAdder roundsSatOut = new LongAdder();
     /** Times {@link TimeSlicing} went on: requests computed beside the loops, which then served on pool threads. */
     final LongAdder timeSlicingOn = new LongAdder();
+    /** Of {@link #timeSlicingOn}, the times a loop's inline runs were uneven ({@link RunMix}). */
+    final LongAdder timeSlicingOnUneven = new LongAdder();
     /** Ready connections a loop gave to a pool thread because {@link TimeSlicing} was on. */
     final LongAdder timeSlicedRuns = new LongAdder();
     /** Ready connections served on the operator's executor because their previous request left its loop. */
@@ -122,6 +124,10 @@ public final class LoopCounters {
         return timeSlicingOn.sum();
     }
 
+    public long getTimeSlicingOnUneven() {
+        return timeSlicingOnUneven.sum();
+    }
+
     public long getTimeSlicedRuns() {
         return timeSlicedRuns.sum();
     }
@@ -168,6 +174,7 @@ public final class LoopCounters {
         deferredTasks.reset();
         reorderedBatches.reset();
         timeSlicingOn.reset();
+        timeSlicingOnUneven.reset();
         timeSlicedRuns.reset();
         executorRuns.reset();
         requestsHeld.reset();

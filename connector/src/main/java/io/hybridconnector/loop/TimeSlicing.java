@@ -43,6 +43,11 @@ public final class TimeSlicing {
     static final long COMPUTING_CPU_NANOS = TimeUnit.MICROSECONDS.toNanos(1500);
     /** How long time slicing stays on after computing threads beside lighter requests were last seen. */
     static final long HOLD_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    /**
+     * How long time slicing stays on after a loop's round was last seen uneven ({@link RunMix}). Only inline rounds
+     * show that, so the loops serve inline again after this to look: a round or two of the old kind once a second.
+     */
+    static final long UNEVEN_HOLD_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
@@ -57,6 +62,10 @@ public final class TimeSlicing {
     private volatile boolean on;
     /** Detector only. */
     private long lastComputingNanos;
+    /** When a loop's round was last seen uneven. Detector only. */
+    private long lastUnevenNanos;
+    /** When the detector last looked. Detector only. */
+    private long lastLookNanos;
     private final LoopCounters counters;
 
     /**
@@ -114,13 +123,24 @@ public final class TimeSlicing {
             }
         }
         pool.computingBesideLoops(computing > 0);
-        if (computing >= cpus && lightRunSince(loops, now - HOLD_NANOS)) {
+        boolean computingBesideLight = computing >= cpus && lightRunSince(loops, now - HOLD_NANOS);
+        if (computingBesideLight) {
             lastComputingNanos = now;
+        }
+        boolean uneven = lastLookNanos != 0 && unevenRoundSince(loops, lastLookNanos);
+        lastLookNanos = now;
+        if (uneven) {
+            lastUnevenNanos = now;
+        }
+        if (computingBesideLight || uneven) {
             if (!on) {
                 on = true;
                 counters.timeSlicingOn.increment();
+                if (uneven) {
+                    counters.timeSlicingOnUneven.increment();
+                }
             }
-        } else if (on && now - lastComputingNanos >= HOLD_NANOS) {
+        } else if (on && now - lastComputingNanos >= HOLD_NANOS && now - lastUnevenNanos >= UNEVEN_HOLD_NANOS) {
             on = false;
         }
         return anyWorking || on;
@@ -129,8 +149,17 @@ public final class TimeSlicing {
     /** @return whether a request of any of {@code loops} ran in less than the least limit since {@code since} */
     private static boolean lightRunSince(EventLoop[] loops, long since) {
         for (EventLoop loop : loops) {
-            long at = loop.lastLightRunNanos();
-            if (at != 0 && at - since >= 0) {
+            if (loop.runMix().lightSince(since)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return whether a round of any of {@code loops} ended uneven since {@code since} ({@link RunMix}) */
+    private static boolean unevenRoundSince(EventLoop[] loops, long since) {
+        for (EventLoop loop : loops) {
+            if (loop.runMix().unevenSince(since)) {
                 return true;
             }
         }

@@ -21,12 +21,20 @@ final class LoopFixture implements AutoCloseable {
     final EventLoop loop;
     private final List<Connection> connections = new ArrayList<>();
 
+    /** Time slicing as the detector decides it ({@code null}: none); the loop itself serves every run inline. */
+    final TimeSlicing timeSlicing;
+
     LoopFixture(long budgetMillis, long warnMillis) throws IOException {
+        this(budgetMillis, warnMillis, false);
+    }
+
+    LoopFixture(long budgetMillis, long warnMillis, boolean timeSlicing) throws IOException {
         detector = new StallDetector(new HandOffPolicy(budgetMillis), warnMillis);
         loop = new EventLoop(0, pool, counters, detector);
+        this.timeSlicing = timeSlicing ? new TimeSlicing(pool, counters, true) : null;
         EventLoop[] loops = { loop };
         pool.start(loops);
-        detector.start(loops, null, "loop-test-detector");
+        detector.start(loops, this.timeSlicing, "loop-test-detector");
     }
 
     /** Registers a connection that runs {@code work} when made {@link Connection#ready}. */

@@ -3,12 +3,10 @@ package io.hybridconnector.loop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
@@ -32,19 +30,19 @@ class RoundSharesTest {
     void aConnectionWhoseRunsExceedItsShareIsServedLessOftenBesideOthers() throws Exception {
         try (LoopFixture fixture = new LoopFixture(5, -1)) {
             CountDownLatch lightDone = new CountDownLatch(LIGHT);
-            List<Repeating> lights = new ArrayList<>();
+            List<RepeatingChannel> lights = new ArrayList<>();
             for (int i = 0; i < LIGHT; i++) {
-                lights.add(new Repeating("light-" + i, 0, REQUESTS, lightDone));
+                lights.add(new RepeatingChannel("light-" + i, 0, REQUESTS, lightDone));
             }
-            Repeating heavy = new Repeating("heavy", HEAVY_RUN_NANOS, Integer.MAX_VALUE, null);
+            RepeatingChannel heavy = new RepeatingChannel("heavy", HEAVY_RUN_NANOS, Integer.MAX_VALUE, null);
             connect(fixture, heavy);
-            for (Repeating light : lights) {
+            for (RepeatingChannel light : lights) {
                 connect(fixture, light);
             }
             // every connection's first request in one round
             LoopFixture.holdTheLoopWhile(fixture.loop, () -> {
                 heavy.readyQuietly();
-                lights.forEach(Repeating::readyQuietly);
+                lights.forEach(RepeatingChannel::readyQuietly);
             });
             assertTrue(lightDone.await(20, TimeUnit.SECONDS), "the light connections were served");
             heavy.stop = true;
@@ -61,7 +59,7 @@ class RoundSharesTest {
     void aConnectionAloneInItsRoundsIsServedEveryRound() throws Exception {
         try (LoopFixture fixture = new LoopFixture(5, -1)) {
             CountDownLatch done = new CountDownLatch(1);
-            Repeating heavy = new Repeating("heavy", HEAVY_RUN_NANOS, REQUESTS, done);
+            RepeatingChannel heavy = new RepeatingChannel("heavy", HEAVY_RUN_NANOS, REQUESTS, done);
             connect(fixture, heavy);
             heavy.readyQuietly();
             assertTrue(done.await(20, TimeUnit.SECONDS), "served");
@@ -69,40 +67,8 @@ class RoundSharesTest {
         }
     }
 
-    private static void connect(LoopFixture fixture, Repeating c) throws InterruptedException {
+    private static void connect(LoopFixture fixture, RepeatingChannel c) throws InterruptedException {
         c.loop = fixture.loop;
         LoopFixture.register(fixture.loop, c);
-    }
-
-    /** A connection whose client sends its next request as soon as a response is out, up to a number of them. */
-    private static final class Repeating extends PipeChannel {
-        final long runNanos;
-        final int requests;
-        final CountDownLatch done;
-        final AtomicInteger runs = new AtomicInteger();
-        volatile boolean stop;
-        EventLoop loop;
-
-        Repeating(String name, long runNanos, int requests, CountDownLatch done) throws IOException {
-            super(name);
-            this.runNanos = runNanos;
-            this.requests = requests;
-            this.done = done;
-        }
-
-        @Override
-        public boolean onReady(int readyOps) {
-            consume();
-            long seq = loop.beginRun(this);
-            LoopFixture.spinNanos(runNanos);
-            int n = runs.incrementAndGet();
-            boolean leading = loop.endRun(seq);
-            if (n < requests && !stop) {
-                readyQuietly();
-            } else if (n == requests && done != null) {
-                done.countDown();
-            }
-            return leading;
-        }
     }
 }
