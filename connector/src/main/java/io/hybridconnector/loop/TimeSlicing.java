@@ -35,7 +35,11 @@ import io.hybridconnector.classify.ThreadTimes;
  * first, and serving them on pool threads only widened the tail: p99 1.53x (1.24-1.58) stock's in three runs, against
  * 1.18x (0.95-1.30) inline in eleven (bench/reliability/results/2026-12-06-light-runs).
  * Off once both were last seen {@link #HOLD_NANOS} ago, so that the gap between two computing requests does not flip
- * it. Leaders read it once per ready connection (one volatile read); only the detector writes it.
+ * it.
+ * <p>
+ * On as well, for {@link #UNEVEN_HOLD_NANOS}, once a loop's round was uneven ({@link RunMix}): runs under the least
+ * limit, which never leave the loop and never count as computing here, held it for that limit or more in all while a
+ * brief one waited. Leaders read it once per ready connection (one volatile read); only the detector writes it.
  */
 public final class TimeSlicing {
 
