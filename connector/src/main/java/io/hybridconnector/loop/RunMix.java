@@ -17,7 +17,7 @@ import java.lang.invoke.VarHandle;
  * that run a fixed wall time (stock preempts them and they still end on time) more. So a loop whose rounds are uneven
  * is sliced as one beside computing requests is. On the fairness map's one-core cells of 4 to 32 connections
  * computing 0.5 ms (by CPU time and by wall time), serving every request on pool threads met every bound of issue 38
- * in 28 of 32 cells, inline rounds in 20 of 40, this rule in 14 of 16
+ * in 28 of 32 cells, inline rounds in 28 of 56, this rule in 28 of 32
  * (bench/fairness-map/results/2026-12-07-uneven-rounds).
  * <p>
  * Only inline runs tell brief from short, by the wall clock: the leader runs unpreempted (or the stall detector would
