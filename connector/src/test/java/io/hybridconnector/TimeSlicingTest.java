@@ -76,7 +76,7 @@ class TimeSlicingTest {
             c.reset();
             assertEquals(0, lightRequestsBeside(c, heavy, light, "/block?ms=600"),
                     "light requests left the loop beside requests that only sleep; slicing went on "
-                            + c.getTimeSlicingOn() + " times, " + c.getTimeSlicingOnUneven() + " for uneven runs");
+                            + c.getTimeSlicingOn() + " times, " + c.getTimeSlicingOnUnevenRounds() + " for uneven runs");
         }
     }
 

@@ -117,8 +117,8 @@ public final class ConnectorStats implements ConnectorStatsMBean {
     }
 
     @Override
-    public long getTimeSlicingForUnevenRuns() {
-        return loops().getTimeSlicingOnUneven();
+    public long getTimeSlicingForUnevenRounds() {
+        return loops().getTimeSlicingOnUnevenRounds();
     }
 
     @Override

@@ -29,11 +29,11 @@ public interface ConnectorStatsMBean {
     long getHandOffsThatWaitedForAThread();
     /**
      * Times the loops began serving ready connections on pool threads (timeSlicing): requests computed beside them, or
-     * a loop's inline runs were uneven (brief requests beside requests under 1 ms that together held it as long).
+     * a loop's round was uneven (requests under 1 ms that together held it 1 ms or more while a brief one waited).
      */
     long getTimeSlicingSwitchedOn();
-    /** Of {@link #getTimeSlicingSwitchedOn()}, the times a loop's inline runs were uneven. */
-    long getTimeSlicingForUnevenRuns();
+    /** Of {@link #getTimeSlicingSwitchedOn()}, the times a loop's round was uneven. */
+    long getTimeSlicingForUnevenRounds();
     /** Ready connections served on a pool thread because requests computed beside the loops. */
     long getTimeSlicedRuns();
     /**

@@ -30,8 +30,8 @@ public final class LoopCounters {
     final LongAdder roundsSatOut = new LongAdder();
     /** Times {@link TimeSlicing} went on: requests computed beside the loops, which then served on pool threads. */
     final LongAdder timeSlicingOn = new LongAdder();
-    /** Of {@link #timeSlicingOn}, the times a loop's inline runs were uneven ({@link RunMix}). */
-    final LongAdder timeSlicingOnUneven = new LongAdder();
+    /** Of {@link #timeSlicingOn}, the times a loop's round was uneven ({@link RunMix}). */
+    final LongAdder timeSlicingOnUnevenRounds = new LongAdder();
     /** Ready connections a loop gave to a pool thread because {@link TimeSlicing} was on. */
     final LongAdder timeSlicedRuns = new LongAdder();
     /** Ready connections served on the operator's executor because their previous request left its loop. */
@@ -124,8 +124,8 @@ public final class LoopCounters {
         return timeSlicingOn.sum();
     }
 
-    public long getTimeSlicingOnUneven() {
-        return timeSlicingOnUneven.sum();
+    public long getTimeSlicingOnUnevenRounds() {
+        return timeSlicingOnUnevenRounds.sum();
     }
 
     public long getTimeSlicedRuns() {
@@ -174,7 +174,7 @@ public final class LoopCounters {
         deferredTasks.reset();
         reorderedBatches.reset();
         timeSlicingOn.reset();
-        timeSlicingOnUneven.reset();
+        timeSlicingOnUnevenRounds.reset();
         timeSlicedRuns.reset();
         executorRuns.reset();
         requestsHeld.reset();

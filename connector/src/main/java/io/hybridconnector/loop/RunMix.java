@@ -60,7 +60,7 @@ final class RunMix {
         }
     }
 
-    /** @param pool the loops' pool: tells whether requests compute beside the loops ({@code null}: none) */
+    /** @param pool the loops' pool: tells whether requests compute beside the loops */
     RunMix(LoopThreadPool pool) {
         this.pool = pool;
     }
@@ -85,8 +85,7 @@ final class RunMix {
      * (as {@link RoundShares#ran} says). Leader only.
      */
     void roundEnds(long now) {
-        if (briefInRound && shortInRound >= HandOffPolicy.MIN_LIMIT_NANOS
-                && (pool == null || !pool.computingBesideLoops())) {
+        if (briefInRound && shortInRound >= HandOffPolicy.MIN_LIMIT_NANOS && !pool.computingBesideLoops()) {
             LAST_UNEVEN.setOpaque(this, now);
         }
         briefInRound = false;

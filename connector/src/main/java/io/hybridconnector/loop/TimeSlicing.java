@@ -3,6 +3,7 @@ package io.hybridconnector.loop;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import io.hybridconnector.classify.ThreadTimes;
 
@@ -127,11 +128,12 @@ public final class TimeSlicing {
             }
         }
         pool.computingBesideLoops(computing > 0);
-        boolean computingBesideLight = computing >= cpus && lightRunSince(loops, now - HOLD_NANOS);
+        boolean computingBesideLight = computing >= cpus && anyLoop(loops, m -> m.lightSince(now - HOLD_NANOS));
         if (computingBesideLight) {
             lastComputingNanos = now;
         }
-        boolean uneven = lastLookNanos != 0 && unevenRoundSince(loops, lastLookNanos);
+        long since = lastLookNanos;
+        boolean uneven = since != 0 && anyLoop(loops, m -> m.unevenSince(since));
         lastLookNanos = now;
         if (uneven) {
             lastUnevenNanos = now;
@@ -141,7 +143,7 @@ public final class TimeSlicing {
                 on = true;
                 counters.timeSlicingOn.increment();
                 if (uneven) {
-                    counters.timeSlicingOnUneven.increment();
+                    counters.timeSlicingOnUnevenRounds.increment();
                 }
             }
         } else if (on && now - lastComputingNanos >= HOLD_NANOS && now - lastUnevenNanos >= UNEVEN_HOLD_NANOS) {
@@ -150,20 +152,10 @@ public final class TimeSlicing {
         return anyWorking || on;
     }
 
-    /** @return whether a request of any of {@code loops} ran in less than the least limit since {@code since} */
-    private static boolean lightRunSince(EventLoop[] loops, long since) {
+    /** @return whether {@code test} holds for what the runs of any of {@code loops} looked like ({@link RunMix}) */
+    private static boolean anyLoop(EventLoop[] loops, Predicate<RunMix> test) {
         for (EventLoop loop : loops) {
-            if (loop.runMix().lightSince(since)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** @return whether a round of any of {@code loops} ended uneven since {@code since} ({@link RunMix}) */
-    private static boolean unevenRoundSince(EventLoop[] loops, long since) {
-        for (EventLoop loop : loops) {
-            if (loop.runMix().unevenSince(since)) {
+            if (test.test(loop.runMix())) {
                 return true;
             }
         }

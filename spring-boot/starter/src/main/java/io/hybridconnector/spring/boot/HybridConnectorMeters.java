@@ -41,7 +41,7 @@ public final class HybridConnectorMeters implements MeterBinder {
                     s -> s.getHandOffsThatWaitedForAThread(), "hand-offs that found every thread busy"),
             counter("time.slicing.switched.on", "TimeSlicingSwitchedOn", s -> s.getTimeSlicingSwitchedOn(),
                     "times requests computing beside the loops, or uneven rounds, made them serve on pool threads"),
-            counter("time.slicing.uneven.rounds", "TimeSlicingForUnevenRuns", s -> s.getTimeSlicingForUnevenRuns(),
+            counter("time.slicing.uneven.rounds", "TimeSlicingForUnevenRounds", s -> s.getTimeSlicingForUnevenRounds(),
                     "times a loop's uneven rounds made the loops serve on pool threads"),
             counter("time.sliced.runs", "TimeSlicedRuns", s -> s.getTimeSlicedRuns(),
                     "ready connections served on a pool thread while requests computed"),

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * (nothing computed off the loop): on one core beside 8 to 32 connections computing 0.5 ms, light requests got
  * 0.61x-0.82x stock's throughput.
  */
-class UnevenRunsTest {
+class UnevenRoundsTest {
 
     private static final int LIGHT = 20;
     private static final long WATCH_MILLIS = 600;
@@ -75,7 +75,7 @@ class UnevenRunsTest {
             connections.forEach(c -> c.stop = true);
             long runs = connections.stream().mapToLong(c -> c.runs.get()).sum();
             assertTrue(runs >= connections.size(), "only " + runs + " runs");
-            assertEquals(fixture.counters.getTimeSlicingOn(), fixture.counters.getTimeSlicingOnUneven(),
+            assertEquals(fixture.counters.getTimeSlicingOn(), fixture.counters.getTimeSlicingOnUnevenRounds(),
                     "every time slicing went on, it was for uneven runs");
             return fixture.counters.getTimeSlicingOn();
         }
