@@ -256,17 +256,12 @@ class EventLoopFairnessTest {
     private static List<Connection> busyConnections(LoopFixture f, int n, AtomicBoolean going) throws Exception {
         List<Connection> busy = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            Connection[] self = new Connection[1];
-            self[0] = f.connect("busy-" + i, () -> {
+            busy.add(f.connectReady("busy-" + i, self -> {
                 LoopFixture.spinNanos(TimeUnit.MICROSECONDS.toNanos(50));
                 if (going.get()) {
-                    self[0].readyQuietly();
+                    self.readyQuietly();
                 }
-            });
-            busy.add(self[0]);
-        }
-        for (Connection c : busy) {
-            c.ready();
+            }));
         }
         return busy;
     }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * One {@link EventLoop} with its pool and stall detector, no HTTP: connections are pipes whose {@link LoopChannel}
@@ -43,6 +44,23 @@ final class LoopFixture implements AutoCloseable {
         connections.add(c);
         register(loop, c);
         return c;
+    }
+
+    /**
+     * Registers a connection that is ready already: its first byte is in before the loop can run it. A run that makes
+     * its own connection ready again writes to the pipe this thread made it ready through; made ready after its
+     * registration, a run could find this thread still holding the pipe's write lock, park on it for a moment, and be
+     * moved as blocked.
+     *
+     * @param work given the connection itself, which the loop may run before this method returns
+     */
+    Connection connectReady(String name, Consumer<Connection> work) throws Exception {
+        Connection[] self = new Connection[1];
+        self[0] = new Connection(name, () -> work.accept(self[0]));
+        connections.add(self[0]);
+        self[0].ready();
+        register(loop, self[0]);
+        return self[0];
     }
 
     /** Registers {@code channel} with {@code loop}'s selector for reads, from a task on its leader. */
