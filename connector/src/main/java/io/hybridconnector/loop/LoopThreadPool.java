@@ -183,7 +183,10 @@ public final class LoopThreadPool implements ResizableExecutor {
      * starts, if more turns wait; a thread that finishes takes the next turn without parking. So the ready connections
      * a loop hands over at once do not become as many runnable threads at once, each of which the kernel would give a
      * share of the CPU (handed to as many threads at once, beside 2 requests computing 20 ms on one core, the computing
-     * ones got 0.50x stock's throughput), but a chain as long as the threads get to run. Which turn goes first:
+     * ones got 0.50x stock's throughput), but a chain as long as the threads get to run. More threads at once made
+     * the light requests slower, not faster: over eight one-core cells of the fairness map, two maps each, one thread
+     * per turn met the bounds in 0 of 16 cells, as many at once as requests computed in 6, this chain in 10
+     * (2026-12-07, {@code bench/fairness-map/results/2026-12-07-full-grid}). Which turn goes first:
      * {@link Turns}. With an operator's executor, as {@link #execute}.
      *
      * @param lastRunNanos how long the connection's last request ran, 0 if it ran inline and kept its loop ({@link
