@@ -31,9 +31,22 @@ class UnevenRoundsTest {
                 "time slicing never went on beside 16 connections running 0.6 ms inline");
     }
 
+    /**
+     * Rounds are timed by the wall clock, so a brief run during which the loop's thread lost its CPU for half a
+     * millisecond or more (another process, a collection) counts as short, and its round, beside the 0.6 ms one, as
+     * uneven: once in a fresh-clone CI run (2026-12-08). Such rounds are rare, while a wrong rule would switch slicing
+     * on in every watch: the test passes once one watch of three stays inline.
+     */
     @Test
     void briefRunsBesideOneShortRunNowAndThenStayInline() throws Exception {
-        assertEquals(0, slicingSwitchedOn(runs(1, 600, LIGHT, 0)),
+        long switchedOn = 0;
+        for (int watch = 0; watch < 3; watch++) {
+            switchedOn = slicingSwitchedOn(runs(1, 600, LIGHT, 0));
+            if (switchedOn == 0) {
+                break;
+            }
+        }
+        assertEquals(0, switchedOn,
                 "one connection of 0.6 ms beside 20 brief ones holds the loop for less than the least limit a budget");
     }
 
